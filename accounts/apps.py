@@ -1,0 +1,12 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class AccountsConfig(AppConfig):
+    name = "accounts"
+    verbose_name = _("Tài khoản")
+
+    def ready(self) -> None:
+        from accounts import roles
+
+        roles.connect_signals()

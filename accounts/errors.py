@@ -1,0 +1,21 @@
+"""Errors a user can act on, with a stable code and a message in the user's language."""
+
+from __future__ import annotations
+
+from django.utils.functional import Promise
+
+
+class AccountError(Exception):
+    code = "account_error"
+
+    def __init__(self, message: str | Promise, code: str | None = None) -> None:
+        super().__init__(str(message))
+        self.message = message
+        if code is not None:
+            self.code = code
+
+
+class SeatRefused(AccountError):
+    """The user may not take a seat at a table now."""
+
+    code = "seat_refused"

@@ -1,0 +1,30 @@
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib.auth.forms import UserCreationForm
+from django.utils.translation import gettext_lazy as _
+
+from accounts.models import Language, User
+
+
+class SignUpForm(UserCreationForm):  # type: ignore[type-arg]
+    display_name = forms.CharField(label=_("Tên hiển thị"), max_length=40, required=False)
+    email = forms.EmailField(
+        label=_("Email"), required=False, help_text=_("Dùng để đặt lại mật khẩu.")
+    )
+
+    class Meta(UserCreationForm.Meta):
+        model = User
+        fields = ("username", "display_name", "email")
+
+
+class ProfileForm(forms.Form):
+    display_name = forms.CharField(label=_("Tên hiển thị"), max_length=40, required=False)
+    language = forms.ChoiceField(label=_("Ngôn ngữ"), choices=Language.choices)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for field in self.fields.values():
+            field.widget.attrs.setdefault("class", "input")

@@ -1,0 +1,38 @@
+from __future__ import annotations
+
+from django.contrib.auth.models import AbstractUser
+from django.db import models
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+
+class Language(models.TextChoices):
+    VIETNAMESE = "vi", "Tiếng Việt"
+    ENGLISH = "en", "English"
+
+
+class User(AbstractUser):
+    """A person (or, later, a bot) with a wallet; `username` logs in, `display_name` is shown."""
+
+    display_name = models.CharField(_("tên hiển thị"), max_length=40, blank=True)
+    preferred_language = models.CharField(
+        _("ngôn ngữ"), max_length=5, choices=Language.choices, default=Language.VIETNAMESE
+    )
+    suspended_until = models.DateTimeField(_("tạm khoá đến"), null=True, blank=True)
+    suspension_reason = models.TextField(_("lý do tạm khoá"), blank=True)
+
+    class Meta:
+        verbose_name = _("người dùng")
+        verbose_name_plural = _("người dùng")
+        permissions = [("suspend_user", "Can suspend and reinstate users")]
+
+    def __str__(self) -> str:
+        return self.shown_name
+
+    @property
+    def shown_name(self) -> str:
+        return self.display_name or self.username
+
+    def is_suspended(self, now: timezone.datetime | None = None) -> bool:
+        now = now or timezone.now()
+        return self.suspended_until is not None and self.suspended_until > now

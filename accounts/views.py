@@ -1,0 +1,85 @@
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from accounts import services
+from accounts.errors import AccountError
+from accounts.forms import ProfileForm, SignUpForm
+from accounts.middleware import SUPPORTED
+from accounts.models import User
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    return render(request, "home.html")
+
+
+def sign_up(request: HttpRequest) -> HttpResponse:
+    if request.user.is_authenticated:
+        return redirect("home")
+    form = SignUpForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = services.sign_up(
+            username=form.cleaned_data["username"],
+            password=form.cleaned_data["password1"],
+            display_name=form.cleaned_data["display_name"],
+            email=form.cleaned_data["email"],
+            language=getattr(request, "LANGUAGE_CODE", settings.LANGUAGE_CODE),
+        )
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        messages.success(request, _("Chào mừng %(name)s!") % {"name": user.shown_name})
+        return redirect("home")
+    return render(request, "accounts/signup.html", {"form": form})
+
+
+@login_required
+def profile(request: HttpRequest) -> HttpResponse:
+    user: User = request.user  # type: ignore[assignment]
+    initial = {"display_name": user.display_name, "language": user.preferred_language}
+    form = ProfileForm(request.POST or None, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        services.update_profile(
+            user,
+            display_name=form.cleaned_data["display_name"],
+            language=form.cleaned_data["language"],
+        )
+        response = redirect("accounts:profile")
+        response.set_cookie(settings.LANGUAGE_COOKIE_NAME, user.preferred_language)
+        messages.success(request, _("Đã lưu hồ sơ."))
+        return response
+    return render(request, "accounts/profile.html", {"form": form, "profile_user": user})
+
+
+@require_POST
+def set_language(request: HttpRequest) -> HttpResponse:
+    """The language switch: remembered in a cookie, and on the account when logged in."""
+    language = request.POST.get("language", "")
+    next_url = request.POST.get("next") or "/"
+    if not url_has_allowed_host_and_scheme(
+        next_url, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        next_url = "/"
+    response = HttpResponseRedirect(next_url)
+    if language not in SUPPORTED:
+        messages.error(request, _("Ngôn ngữ không được hỗ trợ."))
+        return response
+    if request.user.is_authenticated:
+        try:
+            services.set_preferred_language(request.user, language)  # type: ignore[arg-type]
+        except AccountError as exc:
+            messages.error(request, exc.message)
+    response.set_cookie(
+        settings.LANGUAGE_COOKIE_NAME,
+        language,
+        max_age=365 * 24 * 3600,
+        samesite="Lax",
+        secure=settings.LANGUAGE_COOKIE_SECURE,
+    )
+    return response

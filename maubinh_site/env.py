@@ -1,0 +1,95 @@
+"""Typed readers for environment variables: a bad value fails at start-up, naming the variable."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+from urllib.parse import urlparse
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off", ""}
+
+
+def env_str(name: str, default: str) -> str:
+    return os.environ.get(name, default)
+
+
+def env_bool(name: str, default: bool) -> bool:
+    raw = os.environ.get(name)
+    if raw is None:
+        return default
+    value = raw.strip().lower()
+    if value in _TRUE:
+        return True
+    if value in _FALSE:
+        return False
+    raise ImproperlyConfigured(f"{name}: expected true/false, got {raw!r}")
+
+
+def env_int(name: str, default: int, *, minimum: int, maximum: int) -> int:
+    raw = os.environ.get(name)
+    if raw is None:
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name}: expected a whole number, got {raw!r}") from None
+    if not minimum <= value <= maximum:
+        raise ImproperlyConfigured(f"{name}: must be between {minimum} and {maximum}, got {value}")
+    return value
+
+
+def env_decimal_percent(name: str, default: str) -> str:
+    """A percentage 0–100 as a decimal string (kept a string so money code can use Decimal)."""
+    raw = os.environ.get(name, default)
+    try:
+        value = float(raw)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name}: expected a percentage, got {raw!r}") from None
+    if not 0 <= value <= 100:
+        raise ImproperlyConfigured(f"{name}: must be between 0 and 100, got {raw!r}")
+    return raw
+
+
+def env_list(name: str, default: list[str]) -> list[str]:
+    raw = os.environ.get(name)
+    if raw is None:
+        return default
+    return [item.strip() for item in raw.split(",") if item.strip()]
+
+
+def database_from_url(name: str, url: str) -> dict[str, Any]:
+    """Parse a database URL, accepting only the engines this project supports."""
+    scheme = urlparse(url).scheme
+    if scheme not in {"postgres", "postgresql", "pgsql", "sqlite"}:
+        raise ImproperlyConfigured(
+            f"{name}: unsupported database URL {_redact(url)!r}; "
+            "use postgres://user:password@host:port/name or sqlite:///path"
+        )
+    try:
+        config: dict[str, Any] = dict(dj_database_url.parse(url, conn_max_age=60))
+    except ValueError as exc:
+        raise ImproperlyConfigured(f"{name}: cannot parse {_redact(url)!r}: {exc}") from None
+    if scheme != "sqlite" and not config.get("NAME"):
+        raise ImproperlyConfigured(f"{name}: the URL names no database: {_redact(url)!r}")
+    if scheme == "sqlite":
+        # Several threads (the embedded worker, the ASGI loop) write; wait instead of failing.
+        config.setdefault("OPTIONS", {})["timeout"] = 20
+        config["CONN_MAX_AGE"] = 0
+    return config
+
+
+def redis_url(name: str, url: str) -> str:
+    if urlparse(url).scheme not in {"redis", "rediss", "unix"}:
+        raise ImproperlyConfigured(f"{name}: expected a redis:// URL, got {_redact(url)!r}")
+    return url
+
+
+def _redact(url: str) -> str:
+    parsed = urlparse(url)
+    if parsed.password:
+        return url.replace(parsed.password, "***")
+    return url
