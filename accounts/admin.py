@@ -1,6 +1,5 @@
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
-from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 
@@ -13,7 +12,7 @@ class UserAdmin(BaseUserAdmin):
     fieldsets = (
         *BaseUserAdmin.fieldsets,
         (
-            _("Mậu Binh"),
+            "Mậu Binh",
             {
                 "fields": (
                     "display_name",

@@ -4,7 +4,7 @@ from django.utils.translation import gettext_lazy as _
 
 class AccountsConfig(AppConfig):
     name = "accounts"
-    verbose_name = _("Tài khoản")
+    verbose_name = _("Accounts")
 
     def ready(self) -> None:
         from accounts import roles

@@ -10,9 +10,9 @@ from accounts.models import Language, User
 
 
 class SignUpForm(UserCreationForm):  # type: ignore[type-arg]
-    display_name = forms.CharField(label=_("Tên hiển thị"), max_length=40, required=False)
+    display_name = forms.CharField(label=_("Display name"), max_length=40, required=False)
     email = forms.EmailField(
-        label=_("Email"), required=False, help_text=_("Dùng để đặt lại mật khẩu.")
+        label=_("Email"), required=False, help_text=_("Used to reset your password.")
     )
 
     class Meta(UserCreationForm.Meta):
@@ -21,8 +21,8 @@ class SignUpForm(UserCreationForm):  # type: ignore[type-arg]
 
 
 class ProfileForm(forms.Form):
-    display_name = forms.CharField(label=_("Tên hiển thị"), max_length=40, required=False)
-    language = forms.ChoiceField(label=_("Ngôn ngữ"), choices=Language.choices)
+    display_name = forms.CharField(label=_("Display name"), max_length=40, required=False)
+    language = forms.ChoiceField(label=_("Language"), choices=Language.choices)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

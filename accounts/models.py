@@ -14,16 +14,16 @@ class Language(models.TextChoices):
 class User(AbstractUser):
     """A person (or, later, a bot) with a wallet; `username` logs in, `display_name` is shown."""
 
-    display_name = models.CharField(_("tên hiển thị"), max_length=40, blank=True)
+    display_name = models.CharField(_("display name"), max_length=40, blank=True)
     preferred_language = models.CharField(
-        _("ngôn ngữ"), max_length=5, choices=Language.choices, default=Language.VIETNAMESE
+        _("language"), max_length=5, choices=Language.choices, default=Language.VIETNAMESE
     )
-    suspended_until = models.DateTimeField(_("tạm khoá đến"), null=True, blank=True)
-    suspension_reason = models.TextField(_("lý do tạm khoá"), blank=True)
+    suspended_until = models.DateTimeField(_("suspended until"), null=True, blank=True)
+    suspension_reason = models.TextField(_("suspension reason"), blank=True)
 
     class Meta:
-        verbose_name = _("người dùng")
-        verbose_name_plural = _("người dùng")
+        verbose_name = _("user")
+        verbose_name_plural = _("user")
         permissions = [("suspend_user", "Can suspend and reinstate users")]
 
     def __str__(self) -> str:

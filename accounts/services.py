@@ -40,7 +40,7 @@ def sign_up(
 
 def update_profile(user: User, *, display_name: str, language: str) -> User:
     if language not in Language.values:
-        raise AccountError(_("Ngôn ngữ không được hỗ trợ."), code="bad_language")
+        raise AccountError(_("This language is not supported."), code="bad_language")
     user.display_name = display_name.strip()
     user.preferred_language = language
     user.save(update_fields=["display_name", "preferred_language"])
@@ -49,7 +49,7 @@ def update_profile(user: User, *, display_name: str, language: str) -> User:
 
 def set_preferred_language(user: User, language: str) -> None:
     if language not in Language.values:
-        raise AccountError(_("Ngôn ngữ không được hỗ trợ."), code="bad_language")
+        raise AccountError(_("This language is not supported."), code="bad_language")
     if user.preferred_language != language:
         user.preferred_language = language
         user.save(update_fields=["preferred_language"])
@@ -59,9 +59,9 @@ def set_preferred_language(user: User, language: str) -> None:
 def suspend_user(user: User, *, until: datetime, reason: str) -> User:
     """Suspend until a time; the user can still log in and read their history."""
     if not reason.strip():
-        raise AccountError(_("Cần ghi lý do tạm khoá."), code="reason_required")
+        raise AccountError(_("A suspension needs a reason."), code="reason_required")
     if until <= timezone.now():
-        raise AccountError(_("Thời điểm hết hạn phải ở tương lai."), code="bad_until")
+        raise AccountError(_("The end of a suspension must be in the future."), code="bad_until")
     # Lock the row: two moderators acting at once must not interleave their writes.
     locked = User.objects.select_for_update().get(pk=user.pk)
     locked.suspended_until = until
@@ -82,11 +82,11 @@ def lift_suspension(user: User) -> User:
 def ensure_can_sit(user: User) -> None:
     """Raise SeatRefused if this user may not sit down at a table now (games calls this)."""
     if not user.is_active:
-        raise SeatRefused(_("Tài khoản này đã bị vô hiệu hoá."), code="inactive")
+        raise SeatRefused(_("This account has been deactivated."), code="inactive")
     if user.is_suspended():
         until = formats.date_format(timezone.localtime(user.suspended_until), "DATETIME_FORMAT")
         raise SeatRefused(
-            _("Tài khoản của bạn bị tạm khoá đến %(until)s: %(reason)s")
+            _("Your account is suspended until %(until)s: %(reason)s")
             % {"until": until, "reason": user.suspension_reason},
             code="suspended",
         )

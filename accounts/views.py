@@ -34,7 +34,7 @@ def sign_up(request: HttpRequest) -> HttpResponse:
             language=getattr(request, "LANGUAGE_CODE", settings.LANGUAGE_CODE),
         )
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        messages.success(request, _("Chào mừng %(name)s!") % {"name": user.shown_name})
+        messages.success(request, _("Welcome, %(name)s!") % {"name": user.shown_name})
         return redirect("home")
     return render(request, "accounts/signup.html", {"form": form})
 
@@ -52,7 +52,7 @@ def profile(request: HttpRequest) -> HttpResponse:
         )
         response = redirect("accounts:profile")
         response.set_cookie(settings.LANGUAGE_COOKIE_NAME, user.preferred_language)
-        messages.success(request, _("Đã lưu hồ sơ."))
+        messages.success(request, _("Your profile was saved."))
         return response
     return render(request, "accounts/profile.html", {"form": form, "profile_user": user})
 
@@ -68,7 +68,7 @@ def set_language(request: HttpRequest) -> HttpResponse:
         next_url = "/"
     response = HttpResponseRedirect(next_url)
     if language not in SUPPORTED:
-        messages.error(request, _("Ngôn ngữ không được hỗ trợ."))
+        messages.error(request, _("This language is not supported."))
         return response
     if request.user.is_authenticated:
         try:

@@ -4,4 +4,4 @@ from django.utils.translation import gettext_lazy as _
 
 class GamesConfig(AppConfig):
     name = "games"
-    verbose_name = _("Ván chơi")
+    verbose_name = _("Games")

@@ -7,7 +7,10 @@ countdowns included, so `make run` needs no Redis and no second process.
 from __future__ import annotations
 
 import logging
+import os
+import tempfile
 import threading
+from pathlib import Path
 
 from django.conf import settings
 
@@ -31,9 +34,18 @@ def start_embedded_worker() -> bool:
         thread = threading.Thread(target=_run, args=(ready,), name="celery-embedded", daemon=True)
         thread.start()
         ready.wait(timeout=30)
+        _start_beat()
         _started = ready
     logger.info("embedded celery worker started on memory://")
     return True
+
+
+def _start_beat() -> None:
+    """Periodic tasks (the sweeper, the ledger check) from a beat thread in the same process."""
+    from celery.beat import EmbeddedService
+
+    schedule = Path(tempfile.gettempdir()) / f"maubinh-celerybeat-{os.getpid()}"
+    EmbeddedService(app, thread=True, schedule_filename=str(schedule)).start()
 
 
 def _run(ready: threading.Event) -> None:

@@ -41,7 +41,7 @@ def _broker() -> str:
         return "memory (embedded worker)"
     with app.connection_for_write() as conn:
         conn.ensure_connection(max_retries=1, timeout=2)
-        return conn.transport_cls if isinstance(conn.transport_cls, str) else "redis"
+        return str(conn.as_uri())  # the password, if any, is masked
 
 
 CHECKS: dict[str, Callable[[], str]] = {

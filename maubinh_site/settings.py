@@ -11,7 +11,6 @@ from datetime import timedelta
 from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
-from django.utils.translation import gettext_lazy as _
 
 from maubinh_site.env import (
     database_from_url,
@@ -121,6 +120,7 @@ CELERY_BROKER_URL = _BROKER
 # Embedded default: a worker thread inside the served process consumes the in-process
 # broker, so timers run the same task code as production without a second process.
 CELERY_EMBEDDED_WORKER = CELERY_BROKER_URL == "memory://"
+CELERY_IMPORTS = ["maubinh_site.tasks"]  # apps' tasks are autodiscovered
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
@@ -159,7 +159,7 @@ EMAIL_BACKEND = env_str("EMAIL_BACKEND", "django.core.mail.backends.console.Emai
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Mậu Binh Online <noreply@localhost>")
 
 # --- Language and time ----------------------------------------------------------------
-LANGUAGES = [("vi", _("Tiếng Việt")), ("en", _("English"))]
+LANGUAGES = [("vi", "Tiếng Việt"), ("en", "English")]  # each in its own language
 LANGUAGE_CODE = env_str("LANGUAGE_CODE", "vi")
 if LANGUAGE_CODE not in {code for code, _name in LANGUAGES}:
     raise ImproperlyConfigured(f"LANGUAGE_CODE: must be one of vi, en, got {LANGUAGE_CODE!r}")
@@ -193,7 +193,7 @@ if not DEBUG:
     LANGUAGE_COOKIE_SECURE = True
     SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31_536_000, minimum=0, maximum=63_072_000)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
-    SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
+    SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", True)
     SECURE_CONTENT_TYPE_NOSNIFF = True
     SECURE_REFERRER_POLICY = "same-origin"
 SESSION_COOKIE_HTTPONLY = True
@@ -221,6 +221,7 @@ LOGGING = {
         "django.request": {"level": "WARNING"},
         "daphne": {"level": "INFO"},
         "celery": {"level": "WARNING"},
+        "celery.apps.worker": {"level": "INFO"},  # "ready." and shutdown lines
         "axes": {"level": "WARNING"},
     },
 }

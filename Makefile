@@ -1,0 +1,56 @@
+# Mậu Binh Online. `make run` and `make test` work on a fresh machine with Python 3.11.
+PYTHON ?= python3.11
+VENV   := .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed
+HOST   ?= 127.0.0.1
+PORT   ?= 8000
+
+.PHONY: run test setup lint typecheck migrate demo messages worker beat clean
+
+$(STAMP): requirements.txt requirements-dev.txt
+	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "$(PYTHON) not found: install Python 3.11"; exit 1; }
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -r requirements-dev.txt
+	touch $(STAMP)
+
+setup: $(STAMP)
+
+# The site on the embedded default (SQLite, in-process channel layer and timers) unless
+# DATABASE_URL / REDIS_URL are set.
+run: export DEBUG ?= true
+run: $(STAMP)
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py seed_demo
+	@echo ""
+	@echo "  Mậu Binh Online: http://$(HOST):$(PORT)/"
+	@echo ""
+	$(PY) -m daphne -b $(HOST) -p $(PORT) maubinh_site.asgi:application
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	DEBUG=true $(PY) manage.py makemigrations --check --dry-run
+	$(VENV)/bin/lint-imports
+
+typecheck: $(STAMP)
+	$(VENV)/bin/mypy games/rules
+
+test: lint typecheck
+	$(PY) -m pytest
+
+messages: $(STAMP)
+	DEBUG=true $(PY) manage.py makemessages -l vi -l en --no-wrap --no-location \
+	  --ignore=.venv --ignore=ledger --ignore=games --ignore=tests --ignore=benchmarks
+	for app in ledger games; do (cd $$app && DEBUG=true ../$(PY) ../manage.py makemessages -l vi -l en --no-wrap --no-location); done
+	DEBUG=true $(PY) manage.py compilemessages --ignore=.venv
+
+worker: $(STAMP)
+	$(VENV)/bin/celery -A maubinh_site worker --loglevel=INFO
+
+beat: $(STAMP)
+	$(VENV)/bin/celery -A maubinh_site beat --loglevel=INFO
+
+clean:
+	rm -rf $(VENV) staticfiles db.sqlite3 test-artifacts

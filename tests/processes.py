@@ -1,0 +1,141 @@
+"""Start the real stack (daphne, Celery workers) as child processes for integration tests."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PYTHON = sys.executable
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def site_env(**overrides: str) -> dict[str, str]:
+    """An environment for a child process of the site: production-like unless overridden."""
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if key not in {"DATABASE_URL", "REDIS_URL", "CELERY_BROKER_URL", "DJANGO_SETTINGS_MODULE"}
+    }
+    env.update(
+        {
+            "DJANGO_SETTINGS_MODULE": "maubinh_site.settings",
+            "DEBUG": "false",
+            "SECRET_KEY": "integration-secret-key-0123456789abcdefghijklmnopqrstuvwxyz",
+            "SECURE_SSL_REDIRECT": "false",
+            "ALLOWED_HOSTS": "127.0.0.1,localhost",
+            "PYTHONUNBUFFERED": "1",
+        }
+    )
+    env.update(overrides)
+    return env
+
+
+def wait_for_http(url: str, timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            urllib.request.urlopen(url, timeout=2).close()
+            return
+        except urllib.error.HTTPError:
+            return  # the server answers; the status is the caller's business
+        except (urllib.error.URLError, ConnectionError, TimeoutError):
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"{url} did not answer within {timeout}s") from None
+            time.sleep(0.2)
+
+
+@contextmanager
+def running(
+    args: list[str], env: Mapping[str, str], log: Path
+) -> Iterator[subprocess.Popen[bytes]]:
+    """Run a child process for the duration of the block, in its own process group."""
+    with log.open("wb") as out:
+        proc = subprocess.Popen(
+            args,
+            cwd=ROOT,
+            env=dict(env),
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        try:
+            yield proc
+        finally:
+            stop(proc)
+
+
+def stop(proc: subprocess.Popen[bytes], sig: int = signal.SIGTERM) -> None:
+    if proc.poll() is not None:
+        return
+    os.killpg(proc.pid, sig)
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=10)
+
+
+@contextmanager
+def daphne(env: Mapping[str, str], log: Path, port: int | None = None) -> Iterator[str]:
+    """Serve the site with daphne; yields its base URL once it answers."""
+    port = port or free_port()
+    args = [
+        PYTHON,
+        "-m",
+        "daphne",
+        "-b",
+        "127.0.0.1",
+        "-p",
+        str(port),
+        "maubinh_site.asgi:application",
+    ]
+    with running(args, env, log) as proc:
+        base = f"http://127.0.0.1:{port}"
+        try:
+            wait_for_http(base + "/healthz")
+        except TimeoutError:
+            proc.poll()
+            raise RuntimeError(f"daphne did not start:\n{log.read_text()[-3000:]}") from None
+        yield base
+
+
+@contextmanager
+def celery_worker(
+    env: Mapping[str, str], log: Path, name: str = "w1"
+) -> Iterator[subprocess.Popen[bytes]]:
+    args = [
+        PYTHON,
+        "-m",
+        "celery",
+        "-A",
+        "maubinh_site",
+        "worker",
+        "--pool=solo",
+        "--concurrency=1",
+        "--loglevel=INFO",
+        f"--hostname={name}@%h",
+        "--without-gossip",
+        "--without-mingle",
+    ]
+    with running(args, env, log) as proc:
+        deadline = time.monotonic() + 30
+        while b"ready." not in log.read_bytes():
+            if proc.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"celery worker did not start:\n{log.read_text()[-3000:]}")
+            time.sleep(0.2)
+        yield proc

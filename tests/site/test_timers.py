@@ -1,0 +1,48 @@
+import time
+import uuid
+
+import pytest
+import redis
+from celery import Celery
+
+from maubinh_site.embedded import start_embedded_worker
+from maubinh_site.tasks import heartbeat, heartbeat_seen
+from tests.processes import celery_worker, site_env
+from tests.services import TEST_DATABASE_URL, TEST_REDIS_URL
+
+
+def _wait(check, timeout: float = 15.0):  # type: ignore[no-untyped-def]
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = check()
+        if value:
+            return value
+        time.sleep(0.05)
+    return None
+
+
+def test_a_task_with_a_one_second_countdown_fires_in_the_embedded_worker():
+    assert start_embedded_worker()
+    key = uuid.uuid4().hex
+    sent = time.monotonic()
+    heartbeat.apply_async((key,), countdown=1)
+    assert heartbeat_seen(key) is None
+    assert _wait(lambda: heartbeat_seen(key)), "the task never ran"
+    assert time.monotonic() - sent >= 1.0
+
+
+@pytest.mark.slow
+@pytest.mark.redis
+@pytest.mark.postgres
+def test_a_task_with_a_one_second_countdown_fires_on_a_real_worker_over_redis(tmp_path):
+    env = site_env(DATABASE_URL=TEST_DATABASE_URL, REDIS_URL=TEST_REDIS_URL)
+    store = redis.Redis.from_url(TEST_REDIS_URL)
+    key = uuid.uuid4().hex
+    with celery_worker(env, tmp_path / "worker.log"):
+        producer = Celery(broker=TEST_REDIS_URL)
+        sent = time.monotonic()
+        producer.send_task("maubinh_site.heartbeat", args=(key,), countdown=1)
+        seen = _wait(lambda: store.exists(f"maubinh:1:heartbeat:{key}"))
+        elapsed = time.monotonic() - sent
+    assert seen, (tmp_path / "worker.log").read_text()[-2000:]
+    assert elapsed >= 1.0
