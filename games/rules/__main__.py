@@ -1,0 +1,80 @@
+"""Command line (RULES.md section 10): ``python -m games.rules score [--preset P] < round.json``.
+
+Malformed input prints a message on stderr and exits with status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from games.rules.errors import RulesError
+from games.rules.hands import PRESET_NAMES
+from games.rules.scoring import settle_json
+
+EXIT_BAD_INPUT = 2
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.print_usage(sys.stderr)
+        raise _BadInput(message)
+
+
+class _BadInput(Exception):
+    pass
+
+
+def _score(args: argparse.Namespace) -> Any:
+    try:
+        data = json.load(sys.stdin)
+    except json.JSONDecodeError as exc:
+        raise _BadInput(f"stdin is not valid JSON: {exc}") from exc
+    if isinstance(data, list):
+        return [_score_one(item, args.preset, index) for index, item in enumerate(data)]
+    return _score_one(data, args.preset, None)
+
+
+def _score_one(data: Any, preset: str, index: int | None) -> Any:
+    try:
+        return settle_json(data, preset)
+    except RulesError as exc:
+        where = "" if index is None else f"round {index}: "
+        raise _BadInput(f"{where}{exc} [{exc.code}]") from exc
+
+
+Command = Callable[[argparse.Namespace], Any]
+# Subcommands register here: name -> (help, add_arguments, run).
+COMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None], Command]] = {
+    "score": ("settle round(s) read as JSON from stdin", lambda p: None, _score),
+}
+
+
+def _add_preset(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--preset", choices=PRESET_NAMES, default="portal")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = _Parser(prog="python -m games.rules", description="Mậu Binh rules engine")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    for name, (help_text, add_arguments, run) in COMMANDS.items():
+        command = sub.add_parser(name, help=help_text)
+        _add_preset(command)
+        add_arguments(command)
+        command.set_defaults(run=run)
+    try:
+        args = parser.parse_args(argv)
+        result = args.run(args)
+    except _BadInput as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    json.dump(result, sys.stdout, ensure_ascii=False)
+    sys.stdout.write("\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
