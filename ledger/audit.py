@@ -1,0 +1,188 @@
+"""The ledger audit: recompute everything from history and compare with what is stored.
+
+Read-only. `manage.py ledger_check` and the beat task run it; each problem is one line.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db import connection, transaction
+from django.db.models import Count, F, Max, Q, Sum
+from django.db.models.functions import Coalesce
+
+from ledger.models import Account, AccountKind, RoundClosure, RoundOutcome, Transfer, TransferKind
+
+LIMIT = 20  # problems listed per check; the count says how many there were
+
+
+@dataclass
+class CheckReport:
+    problems: list[str] = field(default_factory=list)
+    figures: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def run_checks() -> CheckReport:
+    """Every check, on one consistent snapshot when run on its own on PostgreSQL."""
+    if connection.vendor == "postgresql" and not connection.in_atomic_block:
+        with transaction.atomic():
+            with connection.cursor() as cursor:
+                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+            return _run()
+    return _run()
+
+
+def _run() -> CheckReport:
+    report = CheckReport()
+    _balances_match_postings(report)
+    _posting_chains_are_unbroken(report)
+    _transfers_have_both_sides(report)
+    _totals(report)
+    _rounds(report)
+    return report
+
+
+def _add(report: CheckReport, title: str, items: list[str], count: int | None = None) -> None:
+    if not items:
+        return
+    total = count if count is not None else len(items)
+    report.problems.append(f"{title} ({total}): " + "; ".join(items[:LIMIT]))
+
+
+def _balances_match_postings(report: CheckReport) -> None:
+    accounts = Account.objects.annotate(
+        recomputed=Coalesce(Sum("postings__delta"), 0),
+        postings_count=Count("postings"),
+        top_version=Coalesce(Max("postings__account_version"), 0),
+    ).filter(
+        ~Q(balance=F("recomputed")) | ~Q(version=F("postings_count")) | ~Q(version=F("top_version"))
+    )
+    _add(
+        report,
+        "stored balance or version differs from history",
+        [
+            f"{a.key}: stored {a.balance} v{a.version}, history {a.recomputed} "
+            f"v{a.top_version} ({a.postings_count} postings)"
+            for a in accounts[: LIMIT + 1]
+        ],
+    )
+
+
+def _posting_chains_are_unbroken(report: CheckReport) -> None:
+    with connection.cursor() as cursor:
+        cursor.execute(
+            """
+            SELECT account_id, account_version, balance_after, previous FROM (
+                SELECT account_id, account_version, balance_after, delta,
+                       LAG(balance_after, 1, 0) OVER (
+                           PARTITION BY account_id ORDER BY account_version) AS previous,
+                       LAG(account_version, 1, 0) OVER (
+                           PARTITION BY account_id ORDER BY account_version) AS previous_version
+                FROM ledger_posting
+            ) chain
+            WHERE balance_after - delta <> previous OR account_version <> previous_version + 1
+            """
+        )
+        rows = cursor.fetchall()
+    _add(
+        report,
+        "posting does not follow the previous one",
+        [f"account {a} v{v}: after {b}, previous {p}" for a, v, b, p in rows],
+    )
+
+
+def _transfers_have_both_sides(report: CheckReport) -> None:
+    with connection.cursor() as cursor:
+        cursor.execute(
+            """
+            SELECT t.id FROM ledger_transfer t
+            LEFT JOIN ledger_posting d
+              ON d.transfer_id = t.id AND d.account_id = t.debit_id AND d.delta = -t.amount
+            LEFT JOIN ledger_posting c
+              ON c.transfer_id = t.id AND c.account_id = t.credit_id AND c.delta = t.amount
+            WHERE d.id IS NULL OR c.id IS NULL
+            UNION
+            SELECT transfer_id FROM ledger_posting GROUP BY transfer_id HAVING COUNT(*) <> 2
+            """
+        )
+        rows = [row[0] for row in cursor.fetchall()]
+    _add(report, "transfer without exactly its two postings", [f"#{t}" for t in sorted(rows)])
+
+
+def _totals(report: CheckReport) -> None:
+    by_kind = {
+        row["kind"]: int(row["total"] or 0)
+        for row in Account.objects.values("kind").annotate(total=Sum("balance"))
+    }
+    issuance = by_kind.get(AccountKind.ISSUANCE, 0)
+    in_circulation = sum(v for k, v in by_kind.items() if k != AccountKind.ISSUANCE)
+    report.figures.update(
+        {
+            "circulation": in_circulation,
+            "issuance": issuance,
+            "wallets": by_kind.get(AccountKind.WALLET, 0),
+            "escrow": by_kind.get(AccountKind.ESCROW, 0),
+            "house": by_kind.get(AccountKind.HOUSE, 0),
+            "accounts": Account.objects.count(),
+            "transfers": Transfer.objects.count(),
+        }
+    )
+    if issuance != -in_circulation:
+        report.problems.append(
+            f"issuance {issuance} is not minus the xu in circulation {in_circulation}"
+        )
+    negative = Account.objects.filter(balance__lt=0).exclude(kind=AccountKind.ISSUANCE)
+    _add(report, "negative balance", [f"{a.key}: {a.balance}" for a in negative[: LIMIT + 1]])
+
+
+def _rounds(report: CheckReport) -> None:
+    flows: dict[int, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    for row in (
+        Transfer.objects.filter(round_id__isnull=False)
+        .values("round_id", "kind")
+        .annotate(total=Sum("amount"))
+    ):
+        flows[row["round_id"]][row["kind"]] = int(row["total"])
+    closures = {c.round_id: c for c in RoundClosure.objects.all()}
+    report.figures["rounds_closed"] = len(closures)
+
+    open_escrows = Account.objects.filter(
+        kind=AccountKind.ESCROW, round_id__in=list(closures), balance__gt=0
+    ).values_list("round_id", "balance")
+    _add(
+        report, "closed round with xu left in escrow", [f"round {r}: {b}" for r, b in open_escrows]
+    )
+
+    wrong: list[str] = []
+    for round_id, flow in sorted(flows.items()):
+        held, settled = flow[TransferKind.HOLD], flow[TransferKind.SETTLE]
+        fees, released = flow[TransferKind.FEE], flow[TransferKind.RELEASE]
+        closure = closures.get(round_id)
+        if closure is None:
+            if settled or fees or released:
+                wrong.append(f"round {round_id}: paid out but never closed")
+        elif closure.outcome == RoundOutcome.SETTLED:
+            deltas = sum(int(v) for v in closure.deltas.values())
+            if deltas != 0 or settled - held != -fees or fees != closure.fee or released:
+                wrong.append(
+                    f"round {round_id}: held {held}, paid {settled}, fee {fees} "
+                    f"(recorded {closure.fee}), deltas sum {deltas}"
+                )
+        elif released != held or settled or fees:
+            wrong.append(f"round {round_id}: voided, held {held}, returned {released}")
+    _add(report, "round settlement does not sum to zero less fees", wrong)
+
+
+def format_report(report: CheckReport) -> str:
+    lines = [f"{name}: {value}" for name, value in report.figures.items()]
+    if report.ok:
+        lines.append("OK: every balance matches its history")
+    else:
+        lines.extend(f"PROBLEM: {problem}" for problem in report.problems)
+    return "\n".join(lines)

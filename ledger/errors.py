@@ -1,0 +1,78 @@
+"""Ledger errors: a stable `code` for programs and a translated message for people."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
+
+
+class LedgerError(Exception):
+    code = "ledger_error"
+    default_message: str | Promise = _("The xu ledger refused this operation.")
+
+    def __init__(self, message: str | Promise | None = None, **params: Any) -> None:
+        self.params = params
+        text = message if message is not None else self.default_message
+        self.message = str(text) % params if params else str(text)
+        super().__init__(self.message)
+
+
+class InvalidAmount(LedgerError):
+    code = "invalid_amount"
+    default_message = _("The amount must be a whole number of xu greater than zero.")
+
+
+class ReasonRequired(LedgerError):
+    code = "reason_required"
+    default_message = _("A reason is required.")
+
+
+class InsufficientFunds(LedgerError):
+    code = "insufficient_funds"
+    default_message = _("Not enough xu: the balance is %(balance)s xu, %(amount)s xu needed.")
+
+
+class IdempotencyConflict(LedgerError):
+    code = "idempotency_conflict"
+    default_message = _(
+        "The key %(key)s was already used for a different transfer; nothing was changed."
+    )
+
+
+class AlreadyClaimedToday(LedgerError):
+    code = "already_claimed_today"
+    default_message = _("You have already claimed today's bonus. Come back tomorrow!")
+
+
+class RoundAlreadyClosed(LedgerError):
+    code = "round_already_closed"
+    default_message = _("Round %(round_id)s is already %(outcome)s; nothing was changed.")
+
+
+class RoundSettledDifferently(RoundAlreadyClosed):
+    code = "round_settled_differently"
+    default_message = _(
+        "Round %(round_id)s was already settled with different amounts; nothing was changed."
+    )
+
+
+class InvalidSettlement(LedgerError):
+    code = "invalid_settlement"
+    default_message = _("This settlement is not valid: %(detail)s")
+
+
+class NotReversible(LedgerError):
+    code = "not_reversible"
+    default_message = _("This transfer cannot be reversed: %(detail)s")
+
+
+class AlreadyReversed(LedgerError):
+    code = "already_reversed"
+    default_message = _("Transfer #%(transfer_id)s has already been reversed.")
+
+
+class StaffOnly(LedgerError):
+    code = "staff_only"
+    default_message = _("Only staff members can do this.")

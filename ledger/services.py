@@ -1,0 +1,512 @@
+"""Every xu movement goes through here, with an idempotency key, inside one transaction.
+
+The games app calls `hold`, `settle_round` and `void_round` inside its own transaction;
+they use savepoints there and retry transient failures only when called on their own.
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from decimal import ROUND_FLOOR, Decimal
+from typing import Any
+
+from django.conf import settings
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from ledger.errors import (
+    AlreadyClaimedToday,
+    AlreadyReversed,
+    IdempotencyConflict,
+    InsufficientFunds,
+    InvalidAmount,
+    InvalidSettlement,
+    LedgerError,
+    NotReversible,
+    ReasonRequired,
+    RoundAlreadyClosed,
+    RoundSettledDifferently,
+    StaffOnly,
+)
+from ledger.keys import (
+    bonus_day,
+    daily_bonus_key,
+    escrow_key,
+    house_key,
+    issuance_key,
+    wallet_key,
+)
+from ledger.models import (
+    ROUND_KINDS,
+    Account,
+    AccountKind,
+    LedgerCheckRun,
+    Posting,
+    RoundClosure,
+    RoundOutcome,
+    Transfer,
+    TransferKind,
+)
+from ledger.selectors import holds_of_round
+from ledger.transactions import atomic_with_retry
+
+SIGNUP_GRANT_XU = 10_000
+DAILY_BONUS_XU = 1_000
+
+
+def _new_account(key: str) -> Account:
+    kind, _sep, owner = key.partition(":")
+    number = int(owner)
+    if kind == AccountKind.WALLET:
+        return Account(key=key, kind=kind, user_id=number)
+    if kind == AccountKind.ESCROW:
+        return Account(key=key, kind=kind, round_id=number)
+    if kind in {AccountKind.HOUSE, AccountKind.ISSUANCE}:
+        return Account(key=key, kind=kind, shard=number)
+    raise LedgerError(f"unknown account key {key!r}")
+
+
+# --- The one write path -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Leg:
+    """One transfer to post: accounts are named by key and created on first use."""
+
+    kind: str
+    debit: str
+    credit: str
+    amount: int
+    key: str
+    round_id: int | None = None
+    actor_id: int | None = None
+    reason: str = ""
+    reverses_id: int | None = None
+
+
+@dataclass(frozen=True)
+class Posted:
+    transfer: Transfer
+    created: bool
+
+
+def post_transfers(legs: Sequence[Leg]) -> list[Posted]:
+    """Post several transfers atomically: all of them or none. Repeated keys are idempotent."""
+    _validate(legs)
+    return atomic_with_retry(lambda: _post_locked(legs))
+
+
+def _validate(legs: Sequence[Leg]) -> None:
+    keys = [leg.key for leg in legs]
+    if len(set(keys)) != len(keys):
+        raise LedgerError(_("The same idempotency key appears twice in one batch."))
+    for leg in legs:
+        if type(leg.amount) is not int or leg.amount <= 0:
+            raise InvalidAmount()
+        if leg.debit == leg.credit:
+            raise LedgerError(_("A transfer needs two different accounts."))
+        if not leg.key:
+            raise LedgerError(_("A transfer needs an idempotency key."))
+
+
+def _lock_accounts(keys: set[str]) -> dict[str, Account]:
+    """Lock the accounts in id order, creating missing ones first.
+
+    Locking every account a batch touches, always in the same order, stops two transfers
+    that share accounts from interleaving their balance checks and from deadlocking.
+    """
+    rows = _select_for_update(keys)
+    missing = keys - rows.keys()
+    if missing:
+        Account.objects.bulk_create(
+            [_new_account(key) for key in sorted(missing)], ignore_conflicts=True
+        )
+        rows = _select_for_update(keys)
+        if keys - rows.keys():
+            raise LedgerError(f"cannot open accounts {sorted(keys - rows.keys())}")
+    return rows
+
+
+def _select_for_update(keys: set[str]) -> dict[str, Account]:
+    locked = Account.objects.select_for_update().filter(key__in=keys).order_by("id")
+    return {account.key: account for account in locked}
+
+
+def _same(leg: Leg, transfer: Transfer) -> bool:
+    return (
+        transfer.kind == leg.kind
+        and transfer.debit.key == leg.debit
+        and transfer.credit.key == leg.credit
+        and transfer.amount == leg.amount
+        and transfer.round_id == leg.round_id
+        and transfer.actor_id == leg.actor_id
+        and transfer.reason == leg.reason
+        and transfer.reverses_id == leg.reverses_id
+    )
+
+
+def _post_locked(legs: Sequence[Leg]) -> list[Posted]:
+    """Post inside the current transaction (the caller made one)."""
+    existing = {
+        transfer.idempotency_key: transfer
+        for transfer in Transfer.objects.select_related("debit", "credit").filter(
+            idempotency_key__in=[leg.key for leg in legs]
+        )
+    }
+    results: dict[int, Posted] = {}
+    fresh: list[tuple[int, Leg]] = []
+    for index, leg in enumerate(legs):
+        found = existing.get(leg.key)
+        if found is None:
+            fresh.append((index, leg))
+        elif _same(leg, found):
+            results[index] = Posted(found, created=False)
+        else:
+            raise IdempotencyConflict(key=leg.key)
+    if fresh:
+        _insert(fresh, results)
+    return [results[index] for index in range(len(legs))]
+
+
+def _insert(fresh: list[tuple[int, Leg]], results: dict[int, Posted]) -> None:
+    accounts = _lock_accounts({leg.debit for _i, leg in fresh} | {leg.credit for _i, leg in fresh})
+    now = timezone.now()
+    transfers: list[Transfer] = []
+    sides: list[tuple[Transfer, Account, int, int, int]] = []
+    for index, leg in fresh:
+        debit, credit = accounts[leg.debit], accounts[leg.credit]
+        if debit.kind != AccountKind.ISSUANCE and debit.balance < leg.amount:
+            raise InsufficientFunds(balance=debit.balance, amount=leg.amount)
+        transfer = Transfer(
+            idempotency_key=leg.key,
+            kind=leg.kind,
+            debit=debit,
+            credit=credit,
+            amount=leg.amount,
+            round_id=leg.round_id,
+            actor_id=leg.actor_id,
+            reason=leg.reason,
+            reverses_id=leg.reverses_id,
+            created_at=now,
+        )
+        debit.balance -= leg.amount
+        debit.version += 1
+        sides.append((transfer, debit, -leg.amount, debit.balance, debit.version))
+        credit.balance += leg.amount
+        credit.version += 1
+        sides.append((transfer, credit, leg.amount, credit.balance, credit.version))
+        transfers.append(transfer)
+        results[index] = Posted(transfer, created=True)
+    Transfer.objects.bulk_create(transfers)
+    Posting.objects.bulk_create(
+        Posting(transfer=t, account=a, delta=d, balance_after=b, account_version=v)
+        for t, a, d, b, v in sides
+    )
+    touched = {account.pk: account for _t, account, _d, _b, _v in sides}
+    Account.objects.bulk_update(list(touched.values()), ["balance", "version"])
+
+
+# --- Supply: grants, bonuses, staff adjustments, bots, reversals ------------------------
+
+
+def grant_signup_bonus(user: Any) -> Transfer:
+    """The welcome grant, once per user (called inside the sign-up transaction)."""
+    key = f"signup_grant:{user.pk}"
+    leg = Leg(
+        kind=TransferKind.SIGNUP_GRANT,
+        debit=issuance_key(key),
+        credit=wallet_key(user.pk),
+        amount=SIGNUP_GRANT_XU,
+        key=key,
+    )
+    return post_transfers([leg])[0].transfer
+
+
+def claim_daily_bonus(user: Any, *, now: Any = None) -> Transfer:
+    """Credit today's bonus; a second claim the same Vietnamese calendar day is refused.
+
+    The key names the day, so a double click posts once and the second click is told so.
+    """
+    key = daily_bonus_key(user.pk, bonus_day(now))
+    leg = Leg(
+        kind=TransferKind.DAILY_BONUS,
+        debit=issuance_key(key),
+        credit=wallet_key(user.pk),
+        amount=DAILY_BONUS_XU,
+        key=key,
+    )
+    posted = post_transfers([leg])[0]
+    if not posted.created:
+        raise AlreadyClaimedToday()
+    return posted.transfer
+
+
+def _require_staff(actor: Any) -> None:
+    if actor is None or not getattr(actor, "is_staff", False):
+        raise StaffOnly()
+
+
+def _require_reason(reason: str) -> str:
+    reason = (reason or "").strip()
+    if not reason:
+        raise ReasonRequired()
+    return reason
+
+
+def adjust_balance(
+    user: Any, amount: int, *, reason: str, actor: Any, key: str | None = None
+) -> Transfer:
+    """A staff correction: positive mints into the wallet, negative burns (never overdraws)."""
+    _require_staff(actor)
+    reason = _require_reason(reason)
+    if type(amount) is not int or amount == 0:
+        raise InvalidAmount()
+    key = key or f"adjustment:{uuid.uuid4()}"
+    wallet, issuance = wallet_key(user.pk), issuance_key(key)
+    debit, credit = (issuance, wallet) if amount > 0 else (wallet, issuance)
+    leg = Leg(
+        kind=TransferKind.ADJUSTMENT,
+        debit=debit,
+        credit=credit,
+        amount=abs(amount),
+        key=key,
+        actor_id=actor.pk,
+        reason=reason,
+    )
+    return post_transfers([leg])[0].transfer
+
+
+def flag_bot(user: Any) -> Account:
+    """Mark a user's wallet as a bot's, so the dashboard can show the bots' net result."""
+
+    def run() -> Account:
+        wallet = _lock_accounts({wallet_key(user.pk)})[wallet_key(user.pk)]
+        if not wallet.is_bot:
+            wallet.is_bot = True
+            wallet.save(update_fields=["is_bot"])
+        return wallet
+
+    return atomic_with_retry(run)
+
+
+def top_up_bot(user: Any, amount: int, *, key: str) -> Transfer:
+    """Mint xu into a bot's wallet (the bots feature calls this); flags the wallet as a bot."""
+    flag_bot(user)
+    leg = Leg(
+        kind=TransferKind.BOT_TOPUP,
+        debit=issuance_key(key),
+        credit=wallet_key(user.pk),
+        amount=amount,
+        key=key,
+    )
+    return post_transfers([leg])[0].transfer
+
+
+def reverse_transfer(transfer: Transfer, *, reason: str, actor: Any) -> Transfer:
+    """Undo a transfer with a new one in the other direction; a transfer is reversed once.
+
+    Round flows (holds, settlements, releases, fees) are closed by their round and cannot
+    be reversed; correct a player's result with an adjustment instead.
+    """
+    _require_staff(actor)
+    reason = _require_reason(reason)
+    if transfer.kind in ROUND_KINDS:
+        raise NotReversible(detail=_("round transfers are final; use an adjustment"))
+    if transfer.kind == TransferKind.REVERSAL:
+        raise NotReversible(detail=_("a reversal cannot itself be reversed"))
+    leg = Leg(
+        kind=TransferKind.REVERSAL,
+        debit=transfer.credit.key,
+        credit=transfer.debit.key,
+        amount=transfer.amount,
+        key=f"reversal:{transfer.pk}",
+        actor_id=actor.pk,
+        reason=reason,
+        reverses_id=transfer.pk,
+    )
+    try:
+        return post_transfers([leg])[0].transfer
+    except IdempotencyConflict:
+        raise AlreadyReversed(transfer_id=transfer.pk) from None
+
+
+# --- Rounds: hold, settle, void ---------------------------------------------------------
+
+
+def _lock_round(round_id: int) -> RoundClosure | None:
+    """Lock the round's escrow, then read how (whether) the round was closed.
+
+    Every hold, settlement and void of a round takes this lock first, so a hold cannot
+    slip in after the settlement read the holds, and a round is closed exactly once.
+    """
+    _lock_accounts({escrow_key(round_id)})
+    return RoundClosure.objects.filter(round_id=round_id).first()
+
+
+def hold(round_id: int, user: Any, amount: int) -> Transfer:
+    """Move `amount` xu from the user's wallet into the round's escrow (once per player)."""
+    if type(round_id) is not int:
+        raise LedgerError("round_id must be an int")
+    key = f"hold:{round_id}:{user.pk}"
+    leg = Leg(
+        kind=TransferKind.HOLD,
+        debit=wallet_key(user.pk),
+        credit=escrow_key(round_id),
+        amount=amount,
+        key=key,
+        round_id=round_id,
+    )
+    _validate([leg])
+
+    def run() -> Transfer:
+        closure = _lock_round(round_id)
+        if closure is not None:
+            found = Transfer.objects.select_related("debit", "credit").filter(idempotency_key=key)
+            if found and _same(leg, found[0]):
+                return found[0]
+            raise RoundAlreadyClosed(round_id=round_id, outcome=closure.get_outcome_display())
+        return _post_locked([leg])[0].transfer
+
+    return atomic_with_retry(run)
+
+
+def fee_on_gain(gain: int, percent: Decimal) -> int:
+    """The house fee on one winner's gain: rounded down to whole xu, never above the rate."""
+    if gain <= 0 or percent <= 0:
+        return 0
+    return int((Decimal(gain) * percent / 100).to_integral_value(rounding=ROUND_FLOOR))
+
+
+def _normalized_deltas(deltas: Mapping[int, int], holds: Mapping[int, int]) -> dict[str, int]:
+    result = {str(user_id): 0 for user_id in holds}
+    for user_id, delta in deltas.items():
+        if type(delta) is not int or isinstance(user_id, bool):
+            raise InvalidSettlement(detail=_("amounts must be whole numbers of xu"))
+        result[str(int(user_id))] = delta
+    return dict(sorted(result.items(), key=lambda item: int(item[0])))
+
+
+def settle_round(round_id: int, deltas: Mapping[int, int]) -> RoundClosure:
+    """Pay out a round from its escrow in one transaction.
+
+    `deltas` maps user id to the player's signed net xu for the round (sum zero; a loss
+    never exceeds the hold; players who held but are missing count as zero). Each player
+    gets back hold + delta, less the house fee on a gain. The escrow ends empty. Settling
+    again with the same deltas returns the first settlement; different deltas are refused.
+    """
+    percent = Decimal(str(settings.HOUSE_FEE_PERCENT))
+
+    def run() -> RoundClosure:
+        closure = _lock_round(round_id)
+        holds = holds_of_round(round_id)
+        normalized = _normalized_deltas(deltas, holds)
+        if closure is not None:
+            if closure.outcome == RoundOutcome.SETTLED and closure.deltas == normalized:
+                return closure
+            if closure.outcome == RoundOutcome.SETTLED:
+                raise RoundSettledDifferently(round_id=round_id)
+            raise RoundAlreadyClosed(round_id=round_id, outcome=closure.get_outcome_display())
+        if sum(normalized.values()) != 0:
+            raise InvalidSettlement(detail=_("the amounts do not add up to zero"))
+        for user_key, delta in normalized.items():
+            held = holds.get(int(user_key))
+            if held is None:
+                raise InvalidSettlement(
+                    detail=_("player %(user)s has no stake in this round") % {"user": user_key}
+                )
+            if -delta > held:
+                raise InvalidSettlement(
+                    detail=_("player %(user)s would lose more than their stake")
+                    % {"user": user_key}
+                )
+        legs: list[Leg] = []
+        total_fee = 0
+        for user_key, delta in normalized.items():
+            fee = fee_on_gain(delta, percent)
+            total_fee += fee
+            payout = holds[int(user_key)] + delta - fee
+            if payout > 0:
+                legs.append(
+                    Leg(
+                        kind=TransferKind.SETTLE,
+                        debit=escrow_key(round_id),
+                        credit=wallet_key(int(user_key)),
+                        amount=payout,
+                        key=f"settle:{round_id}:{user_key}",
+                        round_id=round_id,
+                    )
+                )
+        if total_fee:
+            fee_key = f"fee:{round_id}"
+            legs.append(
+                Leg(
+                    kind=TransferKind.FEE,
+                    debit=escrow_key(round_id),
+                    credit=house_key(fee_key),
+                    amount=total_fee,
+                    key=fee_key,
+                    round_id=round_id,
+                )
+            )
+        _post_locked(legs)
+        return _close(round_id, RoundOutcome.SETTLED, normalized, total_fee, str(percent))
+
+    return atomic_with_retry(run)
+
+
+def void_round(round_id: int) -> RoundClosure:
+    """Cancel a round: every hold goes back to its wallet. Voiding twice changes nothing."""
+
+    def run() -> RoundClosure:
+        closure = _lock_round(round_id)
+        if closure is not None:
+            if closure.outcome == RoundOutcome.VOIDED:
+                return closure
+            raise RoundAlreadyClosed(round_id=round_id, outcome=closure.get_outcome_display())
+        legs = [
+            Leg(
+                kind=TransferKind.RELEASE,
+                debit=escrow_key(round_id),
+                credit=wallet_key(user_id),
+                amount=held,
+                key=f"release:{round_id}:{user_id}",
+                round_id=round_id,
+            )
+            for user_id, held in sorted(holds_of_round(round_id).items())
+        ]
+        if legs:
+            _post_locked(legs)
+        return _close(round_id, RoundOutcome.VOIDED, {}, 0, "0")
+
+    return atomic_with_retry(run)
+
+
+def _close(
+    round_id: int, outcome: str, deltas: dict[str, int], fee: int, percent: str
+) -> RoundClosure:
+    escrow = Account.objects.get(key=escrow_key(round_id))
+    if escrow.balance != 0:  # unreachable when holds and deltas were validated
+        raise LedgerError(f"escrow of round {round_id} would keep {escrow.balance} xu")
+    return RoundClosure.objects.create(
+        round_id=round_id, outcome=outcome, deltas=deltas, fee=fee, fee_percent=percent
+    )
+
+
+# --- Audit ------------------------------------------------------------------------------
+
+
+def record_ledger_check() -> LedgerCheckRun:
+    """Run the audit and keep its result for the admin dashboard."""
+    from ledger import audit
+
+    started = time.monotonic()
+    report = audit.run_checks()
+    return LedgerCheckRun.objects.create(
+        ok=report.ok,
+        problems=report.problems,
+        figures=report.figures,
+        duration_ms=int((time.monotonic() - started) * 1000),
+    )

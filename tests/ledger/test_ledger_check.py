@@ -1,0 +1,62 @@
+from __future__ import annotations
+
+from io import StringIO
+from typing import Any
+
+import pytest
+from django.core.management import CommandError, call_command
+from django.db import connection
+
+from ledger import selectors, services, tasks
+from ledger.models import LedgerCheckRun
+
+pytestmark = pytest.mark.postgres
+
+
+@pytest.fixture
+def busy_ledger(player: Any, other_player: Any, settings: Any) -> None:
+    settings.HOUSE_FEE_PERCENT = "5"
+    services.claim_daily_bonus(player)
+    services.hold(1, player, 400)
+    services.hold(1, other_player, 400)
+    services.settle_round(1, {player.pk: 400, other_player.pk: -400})
+    services.hold(2, player, 100)
+    services.void_round(2)
+    services.hold(3, other_player, 50)  # still open
+
+
+def test_ledger_check_passes_on_a_consistent_ledger(busy_ledger: None) -> None:
+    out = StringIO()
+    call_command("ledger_check", stdout=out)
+    assert "OK" in out.getvalue()
+    assert "circulation: 21000" in out.getvalue()
+    run = selectors.last_check()
+    assert run is not None
+    assert run.ok
+
+
+def test_ledger_check_exits_non_zero_on_a_corrupted_balance(busy_ledger: None, player: Any) -> None:
+    with connection.cursor() as cursor:  # corruption behind the ledger's back
+        cursor.execute(
+            "UPDATE ledger_account SET balance = balance + 1 WHERE user_id = %s", [player.pk]
+        )
+    out = StringIO()
+    with pytest.raises(CommandError) as failed:
+        call_command("ledger_check", stdout=out)
+    assert failed.value.returncode == 1
+    assert f"wallet:{player.pk}: stored 11381 v6, history 11380" in out.getvalue()
+    assert "issuance -21000 is not minus the xu in circulation 21001" in out.getvalue()
+    assert LedgerCheckRun.objects.get().ok is False
+
+
+def test_ledger_check_finds_xu_left_in_a_closed_rounds_escrow(busy_ledger: None) -> None:
+    with connection.cursor() as cursor:
+        cursor.execute("UPDATE ledger_account SET balance = 7 WHERE key = 'escrow:1'")
+    with pytest.raises(CommandError):
+        call_command("ledger_check", "--no-record", stdout=StringIO())
+    assert not LedgerCheckRun.objects.exists()
+
+
+def test_the_periodic_task_stores_its_result(busy_ledger: None) -> None:
+    assert tasks.check_ledger() is True
+    assert LedgerCheckRun.objects.get().figures["escrow"] == 50
