@@ -1,5 +1,10 @@
-"""Websocket routes (the lobby and table consumers are added with the live tables)."""
+"""Websocket routes."""
 
-from django.urls import URLPattern, URLResolver
+from django.urls import path
 
-websocket_urlpatterns: list[URLPattern | URLResolver] = []
+from games.consumers import LobbyConsumer, TableConsumer
+
+websocket_urlpatterns = [
+    path("ws/lobby/", LobbyConsumer.as_asgi()),
+    path("ws/tables/<int:table_id>/", TableConsumer.as_asgi()),
+]

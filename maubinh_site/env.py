@@ -78,6 +78,9 @@ def database_from_url(name: str, url: str) -> dict[str, Any]:
     if scheme == "sqlite":
         # Several threads (the embedded worker, the ASGI loop) write; wait instead of failing.
         config.setdefault("OPTIONS", {})["timeout"] = 20
+        # Take the write lock at BEGIN: a transaction that reads, then writes, cannot then
+        # fail with "database is locked" halfway (SQLite has no row locks).
+        config["OPTIONS"]["transaction_mode"] = "IMMEDIATE"
         config["CONN_MAX_AGE"] = 0
     return config
 

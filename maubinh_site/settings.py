@@ -129,7 +129,10 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = "Asia/Ho_Chi_Minh"
 # Redis redelivers an unacknowledged task after this; long enough for the longest countdown.
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
-CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {}
+CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
+    # Advances any round or table whose timer task was lost (dead worker, dropped message).
+    "games-sweep": {"task": "games.sweep", "schedule": 2.0},
+}
 
 # --- Auth -----------------------------------------------------------------------------
 AUTH_USER_MODEL = "accounts.User"

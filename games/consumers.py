@@ -1,0 +1,215 @@
+"""Websocket consumers: the live lobby and a table.
+
+A consumer only parses, rate-limits and dispatches: every change is a service call and
+every reply is either an ``ok``, an ``error`` with a code and a message in the user's
+language, or a snapshot. A malformed or out-of-turn message never changes state.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from collections.abc import Callable
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.utils import translation
+from django.utils.translation import gettext as _
+
+from games import events, selectors, services
+from games.errors import GameError
+from games.models import Table
+
+logger = logging.getLogger(__name__)
+
+CLOSE_UNAUTHENTICATED = 4401
+CLOSE_NOT_FOUND = 4404
+CLOSE_FLOOD = 4429
+
+
+class TokenBucket:
+    """At most ``rate`` messages a second on average, bursts of ``burst``."""
+
+    def __init__(self, rate: float = 8.0, burst: int = 16) -> None:
+        self.rate, self.burst = rate, float(burst)
+        self.tokens, self.stamp = float(burst), time.monotonic()
+
+    def allow(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+
+class _Consumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
+    groups_joined: list[str]
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if not self.bucket.allow():
+            self.refused += 1
+            if self.refused > 40:
+                await self.close(code=CLOSE_FLOOD)
+                return
+            await self.error("rate_limited", _("Too many messages; slow down."))
+            return
+        try:
+            content = json.loads(text_data or "")
+        except ValueError:
+            await self.error("malformed", _("The message is not valid JSON."))
+            return
+        if not isinstance(content, dict) or not isinstance(content.get("type"), str):
+            await self.error("malformed", _("A message is a JSON object with a “type”."))
+            return
+        await self.receive_json(content)
+
+    async def error(self, code: str, message: str, ref: Any = None) -> None:
+        await self.send_json({"type": "error", "code": code, "message": message, "ref": ref})
+
+    async def game_event(self, event: dict[str, Any]) -> None:
+        await self.send_json(event["payload"])
+
+    async def join(self, group: str) -> None:
+        await self.channel_layer.group_add(group, self.channel_name)
+        self.groups_joined.append(group)
+
+    async def disconnect(self, code: int) -> None:
+        for group in getattr(self, "groups_joined", []):
+            await self.channel_layer.group_discard(group, self.channel_name)
+
+    def _language(self) -> str:
+        user = self.scope.get("user")
+        return getattr(user, "preferred_language", None) or "vi"
+
+    def _setup(self) -> None:
+        self.bucket = TokenBucket()
+        self.refused = 0
+        self.groups_joined = []
+
+
+class LobbyConsumer(_Consumer):
+    async def connect(self) -> None:
+        self._setup()
+        await self.accept()
+        await self.join(events.LOBBY)
+        await self.send_json({"type": "lobby", "tables": await self._tables()})
+
+    @database_sync_to_async
+    def _tables(self) -> list[dict[str, Any]]:
+        return [selectors.lobby_row(t) for t in selectors.open_tables()]
+
+    async def receive_json(self, content: dict[str, Any], **kwargs: Any) -> None:
+        if content["type"] == "snapshot":
+            await self.send_json({"type": "lobby", "tables": await self._tables()})
+        else:
+            with translation.override(self._language()):
+                await self.error("unknown_type", _("Unknown message type."), content.get("ref"))
+
+
+class TableConsumer(_Consumer):
+    async def connect(self) -> None:
+        self._setup()
+        self.user = self.scope.get("user")
+        self.present = False
+        if self.user is None or not self.user.is_authenticated:
+            await self.close(code=CLOSE_UNAUTHENTICATED)
+            return
+        self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        if not await database_sync_to_async(Table.objects.filter(pk=self.table_id).exists)():
+            await self.close(code=CLOSE_NOT_FOUND)
+            return
+        await self.accept()
+        await self.join(events.table_group(self.table_id))
+        await self.join(events.private_group(self.table_id, self.user.pk))
+        await database_sync_to_async(services.connected)(self.user, self.table_id)
+        self.present = True
+        await self.send_snapshot()
+
+    async def disconnect(self, code: int) -> None:
+        await super().disconnect(code)
+        if getattr(self, "present", False):
+            await database_sync_to_async(services.disconnected)(self.user, self.table_id)
+
+    async def send_snapshot(self, ref: Any = None) -> None:
+        snapshot = await database_sync_to_async(self._snapshot)()
+        snapshot["ref"] = ref
+        await self.send_json(snapshot)
+
+    def _snapshot(self) -> dict[str, Any]:
+        table = Table.objects.select_related("host").get(pk=self.table_id)
+        return selectors.table_snapshot(table, self.user)
+
+    async def receive_json(self, content: dict[str, Any], **kwargs: Any) -> None:
+        kind, ref = content["type"], content.get("ref")
+        handler = self.HANDLERS.get(kind)
+        with translation.override(self._language()):
+            if kind == "snapshot":
+                await self.send_snapshot(ref)
+                return
+            if handler is None:
+                await self.error("unknown_type", _("Unknown message type."), ref)
+                return
+            try:
+                reply = await database_sync_to_async(handler)(self, content)
+            except GameError as exc:
+                await self.error(exc.code, exc.message, ref)
+                if exc.code == "stale_version":
+                    await self.send_snapshot(ref)
+                return
+            except (KeyError, TypeError, ValueError):
+                await self.error("malformed", _("This message is missing a field or has a wrong value."), ref)
+                return
+            except Exception:
+                logger.exception("table %s: %s failed", self.table_id, kind)
+                await self.error("server_error", _("Something went wrong; nothing was changed."), ref)
+                return
+            await self.send_json({"type": "ok", "for": kind, "ref": ref, **(reply or {})})
+
+    # Handlers run in a worker thread (sync ORM); each is one service call.
+
+    def _sit(self, content: dict[str, Any]) -> dict[str, Any]:
+        position = content.get("position")
+        if position is not None and (isinstance(position, bool) or not isinstance(position, int)):
+            raise TypeError("position")
+        seat = services.sit(self.user, self.table_id, position)
+        services.connected(self.user, self.table_id)
+        return {"position": seat.position}
+
+    def _stand(self, content: dict[str, Any]) -> None:
+        services.stand(self.user)
+
+    def _start(self, content: dict[str, Any]) -> dict[str, Any]:
+        return {"round": services.start_round(self.user, self.table_id).pk}
+
+    def _submit(self, content: dict[str, Any]) -> dict[str, Any]:
+        chi = content["chi"]
+        version = content.get("version")
+        if version is not None and (isinstance(version, bool) or not isinstance(version, int)):
+            raise TypeError("version")
+        player = services.submit_arrangement(self.user, content["round"], chi, seen_version=version)
+        return {"round": player.round_id}
+
+    def _client_seed(self, content: dict[str, Any]) -> None:
+        services.set_client_seed(self.user, self.table_id, content["seed"])
+
+    def _ping(self, content: dict[str, Any]) -> dict[str, Any]:
+        services.heard_from(self.user, self.table_id)
+        from django.utils import timezone
+
+        return {"server_now": timezone.now().isoformat()}
+
+    HANDLERS: dict[str, Callable[[TableConsumer, dict[str, Any]], Any]] = {
+        "sit": _sit,
+        "stand": _stand,
+        "leave": _stand,
+        "start": _start,
+        "submit": _submit,
+        "client_seed": _client_seed,
+        "ping": _ping,
+    }
+
+

@@ -1,0 +1,175 @@
+"""Tables, seats, rounds and the round event log.
+
+Every state row carries a ``version`` that grows by one with each change a client can see;
+every event carries the version it produced, so a client that sees a gap asks for a
+snapshot. Rows are changed only by ``games.services``, under ``select_for_update``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from games.rules import Rules
+
+
+class Preset(models.TextChoices):
+    PORTAL = "portal", _("Portal (default)")
+    CLASSIC = "classic", _("Classic")
+
+
+class Table(models.Model):
+    name = models.CharField(_("name"), max_length=60)
+    host = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="hosted_tables"
+    )
+    preset = models.CharField(_("rules preset"), max_length=16, choices=Preset.choices)
+    rules_overrides = models.JSONField(_("house rules"), default=dict, blank=True)
+    stake = models.PositiveIntegerField(
+        _("stake per chi (xu)"), validators=[MinValueValidator(1), MaxValueValidator(1_000_000)]
+    )
+    seats = models.PositiveSmallIntegerField(
+        _("seats"), default=4, validators=[MinValueValidator(2), MaxValueValidator(4)]
+    )
+    min_balance = models.PositiveIntegerField(_("minimum balance to sit (xu)"))
+    allow_bots = models.BooleanField(_("allow bots"), default=False)
+    is_open = models.BooleanField(default=True)
+    # When the automatic start fires (9 s after the 2nd player sits, reset on each join).
+    start_at = models.DateTimeField(null=True, blank=True)
+    version = models.PositiveBigIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(seats__gte=2, seats__lte=4), name="table_seats_2_to_4"
+            ),
+            models.CheckConstraint(condition=models.Q(stake__gte=1), name="table_stake_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def rules(self) -> Rules:
+        return Rules.preset(self.preset).with_overrides(self.rules_overrides)
+
+
+class Seat(models.Model):
+    """A user sitting at a table. One seat per user across all tables."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seat_set")
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="seat"
+    )
+    position = models.PositiveSmallIntegerField()
+    client_seed = models.CharField(max_length=64)
+    # Open websocket connections of this user to this table, and when one was last heard.
+    connections = models.PositiveIntegerField(default=0)
+    last_seen_at = models.DateTimeField()
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["table", "position"], name="seat_position_unique"),
+            models.CheckConstraint(condition=models.Q(position__lte=3), name="seat_position_0_3"),
+        ]
+        ordering = ["position"]
+
+
+class RoundState(models.TextChoices):
+    ARRANGING = "arranging", _("arranging")
+    SHOWDOWN = "showdown", _("showdown")
+    SETTLED = "settled", _("settled")
+    CANCELLED = "cancelled", _("cancelled")
+
+
+class Round(models.Model):
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="rounds")
+    number = models.PositiveIntegerField()
+    state = models.CharField(max_length=16, choices=RoundState.choices)
+    # Grows at every phase change (deal, each reveal, settlement); a timer task carries the
+    # phase it was scheduled for and does nothing once the round has moved past it.
+    phase = models.PositiveIntegerField(default=0)
+    # How many chi are revealed (0 = arranging; 1–3 during the showdown).
+    revealed = models.PositiveSmallIntegerField(default=0)
+    # The table version of the deal: a submission from a client that has not seen it is stale.
+    dealt_version = models.PositiveBigIntegerField(default=0)
+    rules_json = models.JSONField()
+    stake = models.PositiveIntegerField()
+    server_seed = models.CharField(max_length=64)
+    server_seed_hash = models.CharField(max_length=64)
+    client_seeds = models.JSONField(default=list)
+    deadline = models.DateTimeField(null=True, blank=True)
+    """When the current phase ends: the arranging deadline, then each reveal step."""
+    settlement = models.JSONField(null=True, blank=True)
+    dealt_at = models.DateTimeField(auto_now_add=True)
+    settled_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="round_number_unique")
+        ]
+        indexes = [models.Index(fields=["state", "deadline"], name="round_due_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.table} #{self.number}"
+
+    @property
+    def rules(self) -> Rules:
+        return Rules.from_dict(self.rules_json)
+
+    @property
+    def is_finished(self) -> bool:
+        return self.state in {RoundState.SETTLED, RoundState.CANCELLED}
+
+
+class PlayerStatus(models.TextChoices):
+    PLAYING = "playing", _("playing")
+    LEFT = "left", _("left")
+
+
+class RoundPlayer(models.Model):
+    round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="players")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="round_players"
+    )
+    position = models.PositiveSmallIntegerField()
+    cards = models.JSONField()
+    """The 13 dealt cards, as "AS"-style strings, in deal order."""
+    arrangement = models.JSONField(null=True, blank=True)
+    submitted_at = models.DateTimeField(null=True, blank=True)
+    status = models.CharField(max_length=8, choices=PlayerStatus.choices, default="playing")
+    left_after_chi = models.PositiveSmallIntegerField(null=True, blank=True)
+    hold = models.PositiveBigIntegerField()
+    cap = models.PositiveBigIntegerField()
+    units = models.BigIntegerField(null=True, blank=True)
+    xu = models.BigIntegerField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["round", "user"], name="round_player_unique"),
+            models.UniqueConstraint(fields=["round", "position"], name="round_position_unique"),
+        ]
+        ordering = ["position"]
+
+
+class RoundEvent(models.Model):
+    """The append-only log of a round: the hand history and the moderators' replay."""
+
+    round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="events")
+    seq = models.PositiveIntegerField()
+    kind = models.CharField(max_length=32)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    data: Any = models.JSONField(default=dict)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["round", "seq"], name="round_event_seq")]
+        ordering = ["round", "seq"]

@@ -1,0 +1,287 @@
+"""Reads of tables and rounds shared by services, consumers, views and tasks.
+
+What a client may see is decided here: a player's own cards are in their snapshot and
+nobody else's until the showdown reveals them chi by chi.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import QuerySet
+from django.utils import timezone
+
+from accounts.models import User
+from games.models import PlayerStatus, Round, RoundPlayer, RoundState, Seat, Table
+from games.rules import Rules, is_foul, parse_cards
+from games.rules.scoring import PlayerInput, Settlement, settle
+from ledger import selectors as ledger_selectors
+from ledger.models import Transfer
+
+LIVE_STATES = (RoundState.ARRANGING, RoundState.SHOWDOWN)
+
+
+def active_round(table: Table, *, lock: bool = False) -> Round | None:
+    """The round being arranged or shown at this table, if any."""
+    rounds = Round.objects.filter(table=table, state__in=LIVE_STATES)
+    if lock:
+        rounds = rounds.select_for_update()
+    return rounds.order_by("-number").first()
+
+
+def latest_round(table: Table) -> Round | None:
+    return Round.objects.filter(table=table).order_by("-number").first()
+
+
+def round_transfer_ids(round_id: int) -> list[int]:
+    """The ledger transfers of a round (holds, payouts, fee), oldest first."""
+    return list(Transfer.objects.filter(round_id=round_id).order_by("pk").values_list("pk", flat=True))
+
+
+def open_tables() -> QuerySet[Table]:
+    return Table.objects.filter(is_open=True).select_related("host").order_by("stake", "pk")
+
+
+def table_state(table: Table) -> str:
+    if active_round(table) is not None:
+        return "playing"
+    if table.start_at is not None:
+        return "starting"
+    return "waiting"
+
+
+def lobby_row(table: Table) -> dict[str, Any]:
+    taken = table.seat_set.count()
+    return {
+        "id": table.pk,
+        "name": table.name,
+        "preset": table.preset,
+        "stake": table.stake,
+        "seats": table.seats,
+        "taken": taken,
+        "free": table.seats - taken,
+        "state": table_state(table),
+        "min_balance": table.min_balance,
+        "allow_bots": table.allow_bots,
+        "host": table.host.shown_name,
+        "version": table.version,
+    }
+
+
+def seat_view(seat: Seat) -> dict[str, Any]:
+    return {
+        "position": seat.position,
+        "user": seat.user_id,
+        "name": seat.user.shown_name,
+        "online": seat.connections > 0,
+        "balance": ledger_selectors.balance(seat.user),
+    }
+
+
+def is_foul_arrangement(rules: Rules, chi: list[list[str]]) -> bool:
+    parts = [parse_cards(part) for part in chi]
+    return is_foul(parts[0], parts[1], parts[2], rules.name)
+
+
+@dataclass(frozen=True)
+class RoundResult:
+    """The settlement of a round as things stand (players are keyed by seat position)."""
+
+    settlement: Settlement
+    players: list[RoundPlayer]
+
+    @property
+    def has_instant(self) -> bool:
+        return any(p.instant is not None for p in self.settlement.players)
+
+
+def settle_round_result(round_: Round) -> RoundResult:
+    """Settle with the rules stored at the deal; who left and who did not arrange count."""
+    players = list(round_.players.order_by("position"))
+    inputs = []
+    for p in players:
+        if p.status == PlayerStatus.LEFT:
+            status, after = "left", p.left_after_chi or 0
+        else:
+            status, after = ("arranged" if p.arrangement else "unarranged"), None
+        inputs.append(
+            PlayerInput.make(
+                str(p.position),
+                cards=p.cards,
+                chi=p.arrangement if p.arrangement else None,
+                status=status,
+                left_after_chi=after,
+                cap=p.cap,
+            )
+        )
+    return RoundResult(settle(round_.rules, round_.stake, inputs), players)
+
+
+def reveal_payload(round_: Round) -> dict[str, Any]:
+    """What the showdown has shown so far: instant wins, fouls, then chi 1..revealed."""
+    result = settle_round_result(round_)
+    settlement = result.settlement
+    by_position = {p.position: p for p in result.players}
+    instants = []
+    for pr in settlement.players:
+        if pr.instant is not None:
+            player = by_position[int(pr.id)]
+            instants.append(
+                {
+                    "position": int(pr.id),
+                    "kind": pr.instant.kind,
+                    "name_vi": pr.instant.name_vi,
+                    "name_en": pr.instant.name_en,
+                    "cards": player.cards,
+                }
+            )
+    instant_pairs = [
+        {
+            "a": int(pair.a),
+            "b": int(pair.b),
+            "units": pair.units,
+            "winner": None if pair.instant_winner is None else int(pair.instant_winner),
+        }
+        for pair in settlement.pairs
+        if pair.kind == "instant"
+    ]
+    chi_views = []
+    for index in range(round_.revealed):
+        hands = []
+        for pr in settlement.players:
+            player = by_position[int(pr.id)]
+            shown = (
+                pr.hands is not None
+                and not (player.status == PlayerStatus.LEFT and (player.left_after_chi or 0) == 0)
+                and pr.instant is None
+            )
+            hand = pr.hands[index].to_json() if shown and pr.hands is not None else None
+            hands.append({"position": int(pr.id), "hand": hand, "foul": pr.foul})
+        pairs = []
+        for pair in settlement.pairs:
+            if pair.chi is None:
+                continue
+            chi = pair.chi[index]
+            pairs.append(
+                {
+                    "a": int(pair.a),
+                    "b": int(pair.b),
+                    "units": chi.units,
+                    "xu": chi.units * round_.stake,
+                    "winner": None if chi.winner is None else int(chi.winner),
+                    "bonus": chi.bonus,
+                    "reason": chi.reason,
+                }
+            )
+        chi_views.append({"chi": index + 1, "hands": hands, "pairs": pairs})
+    return {
+        "round": round_.pk,
+        "revealed": round_.revealed,
+        "deadline": round_.deadline.isoformat() if round_.deadline else None,
+        "fouls": [int(p.id) for p in settlement.players if p.foul],
+        "unarranged": [p.position for p in result.players if not p.arrangement],
+        "instants": instants,
+        "instant_pairs": instant_pairs,
+        "chi": chi_views,
+    }
+
+
+def summary_payload(round_: Round) -> dict[str, Any]:
+    """The end of a round: every result, the new balances and the revealed server seed."""
+    players = list(round_.players.select_related("user").order_by("position"))
+    settlement = round_.settlement or {}
+    by_id = {p["id"]: p for p in settlement.get("players", [])}
+    rows = []
+    for p in players:
+        outcome = by_id.get(str(p.position), {})
+        rows.append(
+            {
+                "position": p.position,
+                "user": p.user_id,
+                "name": p.user.shown_name,
+                "units": p.units,
+                "xu": p.xu,
+                "chi_won": outcome.get("chi_won"),
+                "chi_lost": outcome.get("chi_lost"),
+                "scooped": outcome.get("scooped"),
+                "foul": outcome.get("foul"),
+                "instant": outcome.get("instant"),
+                "hands": outcome.get("hands"),
+                "status": p.status,
+                "balance": ledger_selectors.balance(p.user),
+            }
+        )
+    return {
+        "round": round_.pk,
+        "number": round_.number,
+        "players": rows,
+        "pairs": settlement.get("pairs", []),
+        "server_seed": round_.server_seed,
+        "commitment": round_.server_seed_hash,
+        "client_seeds": round_.client_seeds,
+    }
+
+
+def round_view(round_: Round, user: User | None) -> dict[str, Any]:
+    """A round as ``user`` may see it now."""
+    players = list(round_.players.order_by("position"))
+    view: dict[str, Any] = {
+        "id": round_.pk,
+        "number": round_.number,
+        "state": round_.state,
+        "deadline": round_.deadline.isoformat() if round_.deadline else None,
+        "revealed": round_.revealed,
+        "commitment": round_.server_seed_hash,
+        "client_seeds": round_.client_seeds,
+        "players": [
+            {
+                "position": p.position,
+                "user": p.user_id,
+                "submitted": p.submitted_at is not None,
+                "status": p.status,
+                "hold": p.hold,
+            }
+            for p in players
+        ],
+        "you": None,
+    }
+    mine = next((p for p in players if user is not None and p.user_id == user.pk), None)
+    if mine is not None:
+        view["you"] = {
+            "position": mine.position,
+            "cards": mine.cards,
+            "arrangement": mine.arrangement,
+            "foul": bool(mine.arrangement)
+            and is_foul_arrangement(round_.rules, mine.arrangement),
+            "status": mine.status,
+        }
+    if round_.state in (RoundState.SHOWDOWN, RoundState.SETTLED):
+        view["reveal"] = reveal_payload(round_)
+    if round_.state == RoundState.SETTLED:
+        view["summary"] = summary_payload(round_)
+    return view
+
+
+def table_snapshot(table: Table, user: User | None) -> dict[str, Any]:
+    """Everything a (re)connecting client needs, as this user may see it."""
+    seats = [seat_view(s) for s in table.seat_set.select_related("user").order_by("position")]
+    current = active_round(table) or latest_round(table)
+    return {
+        "type": "snapshot",
+        "table": table.pk,
+        "version": table.version,
+        "server_now": timezone.now().isoformat(),
+        "info": {
+            **lobby_row(table),
+            "host_id": table.host_id,
+            "rules": table.rules.to_dict(),
+        },
+        "start_at": table.start_at.isoformat() if table.start_at else None,
+        "seats": seats,
+        "you": {
+            "user": user.pk if user else None,
+            "seated": any(s["user"] == (user.pk if user else None) for s in seats),
+        },
+        "round": round_view(current, user) if current is not None else None,
+    }

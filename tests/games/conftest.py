@@ -1,0 +1,22 @@
+from __future__ import annotations
+
+import pytest
+
+from games import services
+from games.models import Table
+
+
+@pytest.fixture
+def players(make_user):  # type: ignore[no-untyped-def]
+    """Four players, each with the sign-up grant in their wallet."""
+    return [make_user(name) for name in ("an", "binh", "chi", "dung")]
+
+
+@pytest.fixture
+def table(players) -> Table:  # type: ignore[no-untyped-def]
+    return services.create_table(
+        players[0],
+        name="Bàn thử",
+        stake=10,
+        rules_overrides={"arrange_seconds": 30, "reveal_seconds": 2, "start_seconds": 5},
+    )

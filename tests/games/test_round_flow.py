@@ -1,0 +1,47 @@
+from datetime import timedelta
+
+import pytest
+from django.core.management import call_command
+from django.utils import timezone
+
+from games import services
+from games.models import Round, RoundState
+from games.rules.arrange import suggest
+from games.rules import Rules, parse_cards, format_cards
+from ledger import selectors as ledger_selectors
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def _arrange(cards):
+    best = suggest(parse_cards(cards), Rules.preset("portal"), n=1)[0]
+    return [format_cards(part) for part in best.chi]
+
+
+def _finish(round_):
+    later = timezone.now() + timedelta(minutes=5)
+    for _step in range(6):
+        round_.refresh_from_db()
+        if round_.state == RoundState.SETTLED:
+            return
+        Round.objects.filter(pk=round_.pk).update(deadline=timezone.now() - timedelta(seconds=5))
+        services.advance_round(round_.pk, round_.state, round_.phase)
+    assert later
+
+
+def test_a_four_player_round_deals_settles_and_balances_add_up(players, table):
+    before = sum(ledger_selectors.balance(p) for p in players)
+    for p in players:
+        services.sit(p, table.pk)
+    round_ = services.start_round(players[0], table.pk)
+    assert round_.players.count() == 4
+    for rp in round_.players.select_related("user"):
+        services.submit_arrangement(rp.user, round_.pk, _arrange(rp.cards))
+    round_.refresh_from_db()
+    assert round_.state == RoundState.SHOWDOWN
+    _finish(round_)
+    round_.refresh_from_db()
+    assert round_.state == RoundState.SETTLED
+    assert sum(rp.xu for rp in round_.players.all()) == 0
+    assert sum(ledger_selectors.balance(p) for p in players) == before
+    call_command("ledger_check")
