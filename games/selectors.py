@@ -15,6 +15,7 @@ from django.utils import timezone
 from accounts.models import User
 from games.models import PlayerStatus, Round, RoundPlayer, RoundState, Seat, Table
 from games.rules import Rules, is_foul, parse_cards
+from games.rules.fair import verify_deal
 from games.rules.scoring import PlayerInput, Settlement, settle
 from ledger import selectors as ledger_selectors
 from ledger.models import Transfer
@@ -285,3 +286,16 @@ def table_snapshot(table: Table, user: User | None) -> dict[str, Any]:
         },
         "round": round_view(current, user) if current is not None else None,
     }
+
+
+def verify_round(round_: Round) -> None:
+    """Recompute a finished round's deal from its seeds; raise ``FairnessError`` on mismatch.
+
+    The server seed is secret until the round is over, so only finished rounds verify.
+    """
+    from games.rules.fair import FairnessError
+
+    if not round_.is_finished:
+        raise FairnessError("the server seed is revealed when the round is over", "not_finished")
+    hands = [parse_cards(p.cards) for p in round_.players.order_by("position")]
+    verify_deal(round_.server_seed, round_.server_seed_hash, round_.client_seeds, hands)
