@@ -161,11 +161,15 @@ class TableConsumer(_Consumer):
                     await self.send_snapshot(ref)
                 return
             except (KeyError, TypeError, ValueError):
-                await self.error("malformed", _("This message is missing a field or has a wrong value."), ref)
+                await self.error(
+                    "malformed", _("This message is missing a field or has a wrong value."), ref
+                )
                 return
             except Exception:
                 logger.exception("table %s: %s failed", self.table_id, kind)
-                await self.error("server_error", _("Something went wrong; nothing was changed."), ref)
+                await self.error(
+                    "server_error", _("Something went wrong; nothing was changed."), ref
+                )
                 return
             await self.send_json({"type": "ok", "for": kind, "ref": ref, **(reply or {})})
 
@@ -211,5 +215,3 @@ class TableConsumer(_Consumer):
         "client_seed": _client_seed,
         "ping": _ping,
     }
-
-

@@ -186,7 +186,9 @@ def sit(user: User, table_id: int, position: int | None = None) -> Seat:
                 last_seen_at=timezone.now(),
             )
     except IntegrityError:
-        raise SeatError(_("You are already seated at another table."), code="already_seated") from None
+        raise SeatError(
+            _("You are already seated at another table."), code="already_seated"
+        ) from None
     _bump(table)
     _table_event(table, {"type": "seat_taken", "seat": seat_view(seat)})
     _schedule_auto_start(table)
@@ -254,9 +256,7 @@ def _remove_seat(table: Table, seat: Seat, *, reason: str) -> None:
 def set_client_seed(user: User, table_id: int, seed: str) -> Seat:
     """Choose the client seed mixed into the next deal (provably fair)."""
     if not isinstance(seed, str) or not 1 <= len(seed) <= MAX_CLIENT_SEED or not seed.isprintable():
-        raise SeatError(
-            _("A client seed is 1 to 64 printable characters."), code="bad_client_seed"
-        )
+        raise SeatError(_("A client seed is 1 to 64 printable characters."), code="bad_client_seed")
     _lock_table(table_id)
     seat = Seat.objects.filter(user=user, table_id=table_id).first()
     if seat is None:
@@ -426,7 +426,9 @@ def _deal(table: Table) -> Round | None:
             "commitment": round_.server_seed_hash,
             "client_seeds": client_seeds,
             "deadline": round_.deadline.isoformat() if round_.deadline else None,
-            "players": [{"position": p.position, "user": p.user_id, "hold": p.hold} for p in players],
+            "players": [
+                {"position": p.position, "user": p.user_id, "hold": p.hold} for p in players
+            ],
         },
     )
     for player in players:
@@ -513,11 +515,14 @@ def submit_arrangement(
     player.submitted_at = timezone.now()
     player.save(update_fields=["arrangement", "submitted_at"])
     foul = is_foul_arrangement(round_.rules, player.arrangement)
-    _log(round_, "submit", {"position": player.position, "chi": player.arrangement, "foul": foul}, user)
-    _bump(table)
-    _table_event(
-        table, {"type": "submitted", "round": round_.pk, "position": player.position}
+    _log(
+        round_,
+        "submit",
+        {"position": player.position, "chi": player.arrangement, "foul": foul},
+        user,
     )
+    _bump(table)
+    _table_event(table, {"type": "submitted", "round": round_.pk, "position": player.position})
     events.to_player(
         table.pk,
         user.pk,
@@ -559,9 +564,12 @@ def _leave_round(table: Table, round_: Round, player: RoundPlayer) -> None:
             "after_chi": player.left_after_chi,
         },
     )
-    if round_.state == RoundState.ARRANGING and not round_.players.filter(
-        status=PlayerStatus.PLAYING, submitted_at__isnull=True
-    ).exists():
+    if (
+        round_.state == RoundState.ARRANGING
+        and not round_.players.filter(
+            status=PlayerStatus.PLAYING, submitted_at__isnull=True
+        ).exists()
+    ):
         _begin_showdown(table, round_)
 
 
