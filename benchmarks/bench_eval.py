@@ -18,7 +18,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from treys import Card as TreysCard  # type: ignore[import-untyped]
-from treys import Evaluator  # type: ignore[import-untyped]
+from treys import Evaluator
 
 from games.rules.cards import Card, format_card
 from games.rules.hands import evaluator5
