@@ -80,7 +80,7 @@ def test_no_payment_exceeds_the_payers_cap(
     result = settle_round(*args)
     caps = {f"p{k}": cap for k, cap in enumerate(args[4])}
     for pair in result.pairs:
-        payer = pair.b if pair.xu > 0 else pair.a
+        payer = pair.b if pair.units > 0 else pair.a
         cap = caps[payer]
         if cap is not None:
             assert abs(pair.xu) <= cap
