@@ -5,16 +5,26 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Sequence
+from itertools import combinations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.rules.cards import Card
-from games.rules.hands import eval3, eval5
+from games.rules.hands import eval3, eval5, evaluator5
 from games.rules.presets import Rules, cap_per_opponent, hold_amount
 from games.rules.scoring import PlayerInput, Settlement, Status, settle
 
 DECK = [Card(i) for i in range(52)]
+
+
+def greedy_chi(hand: Sequence[Card], preset: str) -> list[list[Card]]:
+    """Best five for chi 1, best five of the rest for chi 2: mostly legal, bonus-rich chi."""
+    ev = evaluator5(preset)
+    first = max(combinations(hand, 5), key=ev)
+    rest = [c for c in hand if c not in first]
+    second = max(combinations(rest, 5), key=ev)
+    return [list(first), list(second), [c for c in rest if c not in second]]
 
 
 def deal_round(seed: int, n: int, preset: str, caps: Sequence[int | None]) -> list[PlayerInput]:
@@ -31,7 +41,7 @@ def deal_round(seed: int, n: int, preset: str, caps: Sequence[int | None]) -> li
                 PlayerInput.make(f"p{k}", cards=hand, status=Status.UNARRANGED, cap=caps[k])
             )
             continue
-        chi = [hand[:5], hand[5:10], hand[10:]]
+        chi = greedy_chi(hand, preset) if rng.random() < 0.5 else [hand[:5], hand[5:10], hand[10:]]
         if roll < 0.2:
             players.append(
                 PlayerInput.make(
