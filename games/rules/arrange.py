@@ -22,7 +22,7 @@ from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from importlib import resources
-from itertools import combinations
+from itertools import accumulate, combinations
 from typing import Any
 
 from games.rules.cards import Card, format_card, parse_card
@@ -41,6 +41,9 @@ BUCKET_SHIFT = 8
 
 DEFAULT_OPPONENTS = 3
 """Expected units are quoted against a full table: three opponents."""
+
+ALTERNATIVE_MARGIN = 1.0
+"""An alternative is "good" within this many expected units per opponent of the best."""
 
 # Categories whose five-card values have at most three tie-break ranks, so a bucket is exact.
 _EXACT5 = frozenset(
@@ -205,6 +208,17 @@ class _ChiOdds:
             rec = self._memo[value] = self._compute(value)
         return rec
 
+    def records(self, values: Iterable[int]) -> list[_Record]:
+        """``record`` of many values (the hot path: nearly all are memoised)."""
+        memo = self._memo
+        out = []
+        for value in values:
+            rec = memo.get(value)
+            if rec is None:
+                rec = memo[value] = self._compute(value)
+            out.append(rec)
+        return out
+
     def tie(self, value: int) -> float:
         self.record(value)
         return self._tie_memo[value]
@@ -246,25 +260,23 @@ class _Field:
         self.rules = rules
         self.opponents = opponents
         self.chi = tuple(_ChiOdds(rules, k, table.chi[k]) for k in range(3))
-        others = opponents - 1
-        extra_one = rules.scoop_one - 1
-        extra_all = rules.scoop_all - 1
-        self._all_applies = opponents >= rules.scoop_all_min
-        if self._all_applies:
+        self.others = others = opponents - 1
+        self.extra_one = extra_one = rules.scoop_one - 1
+        self.extra_all = extra_all = rules.scoop_all - 1
+        self.all_applies = opponents >= rules.scoop_all_min
+        self.gain_factor: float
+        if self.all_applies:
             rest = table.scoop_rate**others
             self.gain_factor = rest * extra_all + (1 - rest) * extra_one
         else:
             self.gain_factor = float(extra_one)
-        self._others = others
-        self._extra_one = extra_one
-        self._extra_all = extra_all
 
     def cost_factor(self, p_scooped: float) -> float:
         """Extra multiple paid when scooped by one opponent, given P(scooped by one)."""
-        if not self._all_applies:
-            return self._extra_one
-        rest = p_scooped**self._others
-        return rest * self._extra_all + (1 - rest) * self._extra_one
+        if not self.all_applies:
+            return self.extra_one
+        rest = p_scooped**self.others
+        return rest * self.extra_all + (1 - rest) * self.extra_one
 
     def value(self, r1: _Record, r2: _Record, r3: _Record) -> float:
         """Expected units against one opponent of an arrangement with these chi records."""
@@ -320,78 +332,113 @@ _Candidate = tuple[float, int, int, int]  # (value per opponent, chi-1, chi-2, c
 
 
 def _prefix_max(values: Iterable[float]) -> list[float]:
-    out: list[float] = []
-    best = float("-inf")
-    for v in values:
-        best = max(best, v)
-        out.append(best)
-    return out
+    return list(accumulate(values, max))
 
 
-def _search(
-    hand: _Hand, field: _Field, keep: int, key: Callable[[int, int, int], Hashable]
-) -> list[_Candidate]:
-    """The best legal arrangement of each of the ``keep`` best distinct ``key`` classes."""
-    v5, v3 = hand.v5, hand.v3
-    odds1, odds2, odds3 = field.chi
-    rec1 = [odds1.record(v5[m]) for m, _ in _FIVES]
-    rec2 = {m: odds2.record(v5[m]) for m, _ in _FIVES}
-    rec3 = {m: odds3.record(v3[m]) for m, _ in _THREES}
-    s2 = {m: r[0] for m, r in rec2.items()}
-    s3 = {m: r[0] for m, r in rec3.items()}
+class _Search:
+    """The per-hand figures of every subset, and a bound-ordered list of chi-1 candidates."""
 
-    # Upper bounds on chi 2 and chi 3 given chi 1's value: chi 3 <= chi 2 <= chi 1.
-    by5 = sorted(_FIVES, key=lambda f: v5[f[0]])
-    vals5 = [v5[m] for m, _ in by5]
-    max_s2 = _prefix_max(rec2[m][0] for m, _ in by5)
-    max_w2 = _prefix_max(rec2[m][1] for m, _ in by5)
-    max_b2 = _prefix_max(rec2[m][4] for m, _ in by5)
-    by3 = sorted(_THREES, key=lambda f: v3[f[0]])
-    vals3 = [v3[m] for m, _ in by3]
-    max_s3 = _prefix_max(rec3[m][0] for m, _ in by3)
-    max_w3 = _prefix_max(rec3[m][1] for m, _ in by3)
-    max_b3 = _prefix_max(rec3[m][4] for m, _ in by3)
-    gain = field.gain_factor
+    def __init__(self, hand: _Hand, field: _Field) -> None:
+        self.hand = hand
+        self.field = field
+        v5, v3 = hand.v5, hand.v3
+        odds1, odds2, odds3 = field.chi
+        rec1 = odds1.records(v5[m] for m, _ in _FIVES)
+        # Chi-2 and chi-3 figures as flat lists indexed by mask: the inner loop's hot reads.
+        size = 1 << 13
+        s2, w2, l2, lc2, b2 = ([0.0] * size for _ in range(5))
+        s3, w3, l3, lc3, b3 = ([0.0] * size for _ in range(5))
+        for (m, _), r in zip(_FIVES, odds2.records(v5[m] for m, _ in _FIVES), strict=True):
+            s2[m], w2[m], l2[m], lc2[m], b2[m] = r
+        for (m, _), r in zip(_THREES, odds3.records(v3[m] for m, _ in _THREES), strict=True):
+            s3[m], w3[m], l3[m], lc3[m], b3[m] = r
 
-    order: list[tuple[float, float, int, _Record]] = []
-    for (mask, _), r1 in zip(_FIVES, rec1, strict=True):
-        va = v5[mask]
-        j = bisect_right(vals3, va) - 1
-        if j < 0:
-            continue  # no chi 3 is weak enough
-        i = bisect_right(vals5, va) - 1
-        scoop_bound = r1[1] * max_w2[i] * max_w3[j] * (r1[4] + max_b2[i] + max_b3[j]) * gain
-        bound = r1[0] + max_s2[i] + max_s3[j] + scoop_bound
-        order.append((bound, scoop_bound, mask, r1))
-    order.sort(key=lambda o: o[0], reverse=True)
+        # Upper bounds on chi 2 and chi 3 given chi 1's value: chi 3 <= chi 2 <= chi 1.
+        by5 = sorted((m for m, _ in _FIVES), key=v5.__getitem__)
+        vals5 = [v5[m] for m in by5]
+        max_s2 = _prefix_max(s2[m] for m in by5)
+        max_w2 = _prefix_max(w2[m] for m in by5)
+        max_b2 = _prefix_max(b2[m] for m in by5)
+        by3 = sorted((m for m, _ in _THREES), key=v3.__getitem__)
+        vals3 = [v3[m] for m in by3]
+        max_s3 = _prefix_max(s3[m] for m in by3)
+        max_w3 = _prefix_max(w3[m] for m in by3)
+        max_b3 = _prefix_max(b3[m] for m in by3)
+        gain = field.gain_factor
 
-    best: dict[Hashable, _Candidate] = {}
-    threshold = float("-inf")
-    value = field.value
-    for bound, scoop_bound, a, r1 in order:
-        if bound <= threshold:
-            break
-        va = v5[a]
-        base = r1[0]
-        for b, c in _splits(_FULL ^ a):
-            vb = v5[b]
-            if vb > va:
-                continue
-            vc = v3[c]
-            if vc > vb:
-                continue
-            if base + s2[b] + s3[c] + scoop_bound <= threshold:
-                continue
-            ev = value(r1, rec2[b], rec3[c])
-            if ev <= threshold:
-                continue
-            k = key(va, vb, vc)
-            held = best.get(k)
-            if held is None or ev > held[0]:
-                best[k] = (ev, a, b, c)
-                if len(best) >= keep:
-                    threshold = heapq.nlargest(keep, (h[0] for h in best.values()))[-1]
-    return heapq.nlargest(keep, best.values())
+        order: list[tuple[float, float, int, _Record]] = []
+        for (mask, _), r1 in zip(_FIVES, rec1, strict=True):
+            va = v5[mask]
+            j = bisect_right(vals3, va) - 1
+            if j < 0:
+                continue  # no chi 3 is weak enough
+            i = bisect_right(vals5, va) - 1
+            scoop_bound = r1[1] * max_w2[i] * max_w3[j] * (r1[4] + max_b2[i] + max_b3[j]) * gain
+            bound = r1[0] + max_s2[i] + max_s3[j] + scoop_bound
+            order.append((bound, scoop_bound, mask, r1))
+        order.sort(key=lambda o: o[0], reverse=True)
+
+        self.order = order
+        self.figures = (s2, w2, l2, lc2, b2, s3, w3, l3, lc3, b3)
+
+    def run(
+        self,
+        keep: int,
+        key: Callable[[int, int, int], Hashable],
+        margin: float = float("inf"),
+        top: float = float("-inf"),
+    ) -> list[_Candidate]:
+        """The best legal arrangement of each of the ``keep`` best distinct ``key`` classes.
+
+        Classes more than ``margin`` (units per opponent) below the best (at least ``top``,
+        if already known) are not wanted; the margin also lets the search stop much earlier
+        on weak hands.
+        """
+        field = self.field
+        v5, v3 = self.hand.v5, self.hand.v3
+        s2, w2, l2, lc2, b2, s3, w3, l3, lc3, b3 = self.figures
+        gain = field.gain_factor
+        all_applies, others = field.all_applies, field.others
+        extra_one, extra_all = field.extra_one, field.extra_all
+        best: dict[Hashable, _Candidate] = {}
+        threshold = top - margin
+        for bound, scoop_bound, a, (base, w1, l1, lc1, b1) in self.order:
+            if bound <= threshold:
+                break
+            va = v5[a]
+            for b, c in _splits(_FULL ^ a):
+                vb = v5[b]
+                if vb > va:
+                    continue
+                vc = v3[c]
+                if vc > vb:
+                    continue
+                # Field.value inlined (same operations, same order, so the same float).
+                ev = base + s2[b] + s3[c]
+                if ev + scoop_bound <= threshold:
+                    continue
+                ev = ev + w1 * w2[b] * w3[c] * (b1 + b2[b] + b3[c]) * gain
+                if ev <= threshold:
+                    continue
+                lose = l1 * l2[b] * l3[c]
+                if all_applies:
+                    rest = lose**others
+                    factor = rest * extra_all + (1 - rest) * extra_one
+                else:
+                    factor = extra_one
+                ev = ev - lose * (lc1 + lc2[b] + lc3[c]) * factor
+                if ev <= threshold:
+                    continue
+                k = key(va, vb, vc)
+                held = best.get(k)
+                if held is None or ev > held[0]:
+                    best[k] = (ev, a, b, c)
+                    top = max(top, ev)
+                    threshold = top - margin
+                    if len(best) >= keep:
+                        kth = heapq.nlargest(keep, (h[0] for h in best.values()))[-1]
+                        threshold = max(threshold, kth)
+        return [h for h in heapq.nlargest(keep, best.values()) if h[0] >= top - margin]
 
 
 def _by_categories(v1: int, v2: int, v3: int) -> Hashable:
@@ -459,7 +506,7 @@ def appraise(
 def best_arrangement(cards: Sequence[Card], field: _Field) -> Arrangement:
     """The arrangement with the most expected units under ``field``; no instant-win check."""
     hand = _Hand(cards, field.rules.name)
-    (_, a, b, c), *_ = _search(hand, field, 1, _by_values)
+    (_, a, b, c), *_ = _Search(hand, field).run(1, _by_values)
     return hand.chi(a), hand.chi(b), hand.chi(c)
 
 
@@ -477,10 +524,12 @@ def suggest(
     field = _field(rules, opponents)
     hand = _Hand(hand_cards, rules.name)
     keep = n + 1
-    found = _search(hand, field, keep, _by_categories)
+    search = _Search(hand, field)
+    found = search.run(keep, _by_categories, ALTERNATIVE_MARGIN)
     if len(found) < keep:
+        # Fewer plans than asked: fill with arrangements that differ in some chi's value.
         seen = {_values(hand, m) for m in found}
-        more = _search(hand, field, keep + len(found), _by_values)
+        more = search.run(keep + len(found), _by_values, ALTERNATIVE_MARGIN, found[0][0])
         found += [m for m in more if _values(hand, m) not in seen]
         found = sorted(found, reverse=True)[:keep]
     out = [_suggestion(hand, field, cand, _claimed(hand, rules, cand)) for cand in found]
@@ -625,7 +674,7 @@ def best_in_hindsight(
         best = exact(*shown[1][1:])
     if find_instant(hand_cards, rules) is not None:
         # An arrangement-free instant win settles every pair whatever the arrangement.
-        (_, a, b, c), *_ = _search(hand, _field(rules, len(opponents)), 1, _by_values)
+        (_, a, b, c), *_ = _Search(hand, _field(rules, len(opponents))).run(1, _by_values)
         found = exact(a, b, c)
         return found[1] if best is None or found[0] > best[0] else best[1]
 
