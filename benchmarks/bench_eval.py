@@ -52,12 +52,9 @@ def main() -> None:
     eval_rate = best_rate(lambda h: treys.evaluate(h[:2], h[2:]), theirs)
     print(f"hands: {n:,} random five-card hands (same hands for both)")
     print(f"games.rules evaluator5 : {ours_rate:12,.0f} hands/s")
-    print(
-        f"treys Evaluator._five  : {five_rate:12,.0f} hands/s   ratio ours/treys = {ours_rate / five_rate:.2f}"
-    )
-    print(
-        f"treys Evaluator.evaluate: {eval_rate:11,.0f} hands/s   ratio ours/treys = {ours_rate / eval_rate:.2f}"
-    )
+    ratio_five, ratio_eval = ours_rate / five_rate, ours_rate / eval_rate
+    print(f"treys Evaluator._five  : {five_rate:12,.0f} hands/s   ours/treys = {ratio_five:.2f}")
+    print(f"treys Evaluator.evaluate: {eval_rate:11,.0f} hands/s   ours/treys = {ratio_eval:.2f}")
 
     thirteen = tuple(rng.sample(deck, 13))
     start = time.perf_counter()
