@@ -23,6 +23,7 @@ from accounts.errors import SeatRefused
 from accounts.models import User
 from accounts.services import ensure_can_sit
 from games import events
+from games.signals import round_dealt, round_settled, seat_changed, send_on_commit
 from games.errors import GameError, NotFound, RoundError, SeatError, StaleVersion
 from games.models import (
     PlayerStatus,
@@ -191,6 +192,7 @@ def sit(user: User, table_id: int, position: int | None = None) -> Seat:
         ) from None
     _bump(table)
     _table_event(table, {"type": "seat_taken", "seat": seat_view(seat)})
+    send_on_commit(seat_changed, table_id=table.pk)
     _schedule_auto_start(table)
     return seat
 
@@ -250,6 +252,7 @@ def _remove_seat(table: Table, seat: Seat, *, reason: str) -> None:
     _table_event(
         table, {"type": "seat_left", "position": position, "user": user_id, "reason": reason}
     )
+    send_on_commit(seat_changed, table_id=table.pk)
 
 
 @transaction.atomic
@@ -444,6 +447,7 @@ def _deal(table: Table) -> Round | None:
             },
         )
     _enqueue_advance(round_)
+    send_on_commit(round_dealt, table_id=table.pk, round_id=round_.pk)
     return round_
 
 
@@ -664,6 +668,7 @@ def _settle(table: Table, round_: Round) -> None:
     _bump(table)
     _table_event(table, {"type": "settled", **summary_payload(round_)})
     logger.info("settled")
+    send_on_commit(round_settled, table_id=table.pk, round_id=round_.pk)
     if table.seat_set.count() >= 2:
         _set_start(table, timezone.now() + timedelta(seconds=SUMMARY_SECONDS))
 
