@@ -23,7 +23,6 @@ from accounts.errors import SeatRefused
 from accounts.models import User
 from accounts.services import ensure_can_sit
 from games import events
-from games.signals import round_dealt, round_settled, seat_changed, send_on_commit
 from games.errors import GameError, NotFound, RoundError, SeatError, StaleVersion
 from games.models import (
     PlayerStatus,
@@ -49,6 +48,7 @@ from games.selectors import (
     settle_round_result,
     summary_payload,
 )
+from games.signals import round_dealt, round_settled, seat_changed, send_on_commit
 from ledger import selectors as ledger_selectors
 from ledger import services as ledger
 from ledger.errors import LedgerError
