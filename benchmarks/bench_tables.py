@@ -24,7 +24,6 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from tempfile import mkdtemp
-from typing import Any
 from urllib.parse import urlparse
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -73,15 +72,17 @@ def _prepare(tables: int) -> list[tuple[int, list[str]]]:
     from django.contrib.sessions.backends.db import SessionStore
     from django.core.management import call_command
 
-    from accounts import services as accounts
+    from accounts.models import User
     from games import services as games
+    from ledger.services import grant_signup_bonus
 
     call_command("migrate", verbosity=0)
     layout = []
     for t in range(tables):
-        users = [
-            accounts.sign_up(username=f"t{t}p{k}", password="unused-password-0") for k in range(4)
-        ]
+        # No password (so no hashing); the session below logs them in.
+        users = [User.objects.create_user(username=f"t{t}p{k}") for k in range(4)]
+        for user in users:
+            grant_signup_bonus(user)
         table = games.create_table(
             users[0],
             name=f"Bench {t}",
@@ -138,7 +139,7 @@ async def _player(
             stats.errors[reply["code"]] = stats.errors.get(reply["code"], 0) + 1
             continue
         mine = await client.wait_for(
-            lambda m: m["type"] == "submission" and m["round"] == dealt["round"], timeout=30
+            lambda m, r=dealt["round"]: m["type"] == "submission" and m["round"] == r, timeout=30
         )
         stats.latencies.append((mine["_at"] - sent) * 1000)
         await client.wait_for(lambda m: m["type"] == "settled", timeout=60)
@@ -152,15 +153,31 @@ async def _run(bases: list[str], layout: list[tuple[int, list[str]]], seconds: f
     stop_at = time.monotonic() + seconds
     with ProcessPoolExecutor(max_workers=1) as pool:
         tasks = []
+        clients = []
         for index, (table_id, keys) in enumerate(layout):
             for seat, key in enumerate(keys):
                 base = bases[(index + seat) % len(bases)]
                 client = Player(base, f"sessionid={key}", table_id, f"t{index}p{seat}")
+                clients.append(client)
                 tasks.append(_player(client, seat == 0, stats, stop_at, pool))
         results = await asyncio.gather(*tasks, return_exceptions=True)
     failures = [r for r in results if isinstance(r, BaseException)]
     if failures:
         print(f"{len(failures)} players stopped early, e.g. {failures[0]!r}")
+        if os.environ.get("BENCH_DEBUG"):
+            shown = 0
+            for client, result in zip(clients, results, strict=True):
+                if not isinstance(result, BaseException) or shown > 3:
+                    continue
+                shown += 1
+                t0 = client.received[0]["_at"] if client.received else 0
+                print(client.name, repr(result)[:200])
+                print(
+                    [
+                        (m["type"], m.get("version"), round(m["_at"] - t0, 2))
+                        for m in client.received
+                    ][:30]
+                )
     return stats
 
 
@@ -176,7 +193,12 @@ def main() -> None:
     redis.Redis.from_url(REDIS).flushdb()
     _recreate()
     logs = Path(mkdtemp(prefix="bench-tables-"))
-    env = site_env(DATABASE_URL=_db_url(), REDIS_URL=REDIS, LOG_LEVEL="WARNING")
+    env = site_env(
+        DATABASE_URL=_db_url(),
+        REDIS_URL=REDIS,
+        LOG_LEVEL="WARNING",
+        CELERY_LOG_LEVEL=os.environ.get("CELERY_LOG_LEVEL", "WARNING"),
+    )
     try:
         _setup_django(env)
         started = time.monotonic()
@@ -189,7 +211,11 @@ def main() -> None:
             ]
             stack.enter_context(
                 celery_worker(
-                    env, logs / "worker.log", beat=logs / "beat", pool="threads", concurrency=8
+                    env,
+                    logs / "worker.log",
+                    beat=logs / "beat",
+                    pool=os.environ.get("BENCH_POOL", "threads"),
+                    concurrency=int(os.environ.get("BENCH_CONCURRENCY", "8")),
                 )
             )
             began = time.monotonic()
@@ -219,7 +245,8 @@ def main() -> None:
         from django.db import connections
 
         connections.close_all()
-        _recreate(drop_only=True)
+        if not os.environ.get("BENCH_KEEP_DB"):
+            _recreate(drop_only=True)
 
 
 if __name__ == "__main__":

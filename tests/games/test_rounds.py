@@ -28,6 +28,17 @@ def _expire(round_):  # type: ignore[no-untyped-def]
     round_.refresh_from_db()
 
 
+def _submit_all(round_):  # type: ignore[no-untyped-def]
+    """Everyone submits; the showdown starts through its (now due) timer task."""
+    for rp in round_.players.filter(status="playing").select_related("user"):
+        services.submit_arrangement(rp.user, round_.pk, naive_arrangement(rp.cards))
+    round_.refresh_from_db()
+    assert round_.deadline <= timezone.now()
+    services.advance_round(round_.pk, RoundState.ARRANGING, round_.phase)
+    round_.refresh_from_db()
+    return round_
+
+
 def _run_to_settlement(round_):  # type: ignore[no-untyped-def]
     for _step in range(6):
         round_.refresh_from_db()
@@ -150,10 +161,7 @@ def test_an_arrangement_can_be_changed_until_everyone_has_submitted(players, tab
 
 
 def test_a_duplicated_or_stale_timer_settles_nothing_twice(players, table):
-    round_ = _deal(players, table, 2)
-    for rp in round_.players.select_related("user"):
-        services.submit_arrangement(rp.user, round_.pk, naive_arrangement(rp.cards))
-    round_.refresh_from_db()
+    round_ = _submit_all(_deal(players, table, 2))
     assert round_.state == RoundState.SHOWDOWN
     stale = (round_.pk, RoundState.ARRANGING, 1)
     assert services.advance_round(*stale) is None  # the arranging timer, now stale
@@ -169,9 +177,7 @@ def test_a_duplicated_or_stale_timer_settles_nothing_twice(players, table):
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 def test_two_workers_running_the_same_settlement_timer_settle_once(players, table):
-    round_ = _deal(players, table, 2)
-    for rp in round_.players.select_related("user"):
-        services.submit_arrangement(rp.user, round_.pk, naive_arrangement(rp.cards))
+    round_ = _submit_all(_deal(players, table, 2))
     for _step in range(2):  # reveal chi 2 and 3
         round_.refresh_from_db()
         _expire(round_)
@@ -203,19 +209,14 @@ def test_leaving_before_the_showdown_forfeits_every_chi(players, table):
     services.stand(players[2])
     leaver.refresh_from_db()
     assert (leaver.status, leaver.left_after_chi) == ("left", 0)
-    for rp in round_.players.filter(status="playing").select_related("user"):
-        services.submit_arrangement(rp.user, round_.pk, naive_arrangement(rp.cards))
-    round_ = _run_to_settlement(round_)
+    round_ = _run_to_settlement(_submit_all(round_))
     outcome = next(p for p in round_.settlement["players"] if p["id"] == str(leaver.position))
     assert outcome["chi_lost"] == 6
     assert outcome["scooped"] is None  # a player who left before the showdown is never scooped
 
 
 def test_leaving_during_the_showdown_forfeits_the_chi_not_yet_revealed(players, table):
-    round_ = _deal(players, table, 2)
-    for rp in round_.players.select_related("user"):
-        services.submit_arrangement(rp.user, round_.pk, naive_arrangement(rp.cards))
-    round_.refresh_from_db()
+    round_ = _submit_all(_deal(players, table, 2))
     assert round_.revealed == 1
     services.stand(players[1])
     leaver = round_.players.get(user=players[1])
