@@ -82,6 +82,7 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.i18n",
                 "accounts.context_processors.header",
+                "ledger.context_processors.wallet",
             ],
         },
     },
@@ -129,7 +130,10 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = "Asia/Ho_Chi_Minh"
 # Redis redelivers an unacknowledged task after this; long enough for the longest countdown.
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
-CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {}
+CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
+    # Recompute every balance from history; the result is shown on the admin dashboard.
+    "ledger-check": {"task": "ledger.check", "schedule": 600.0},
+}
 
 # --- Auth -----------------------------------------------------------------------------
 AUTH_USER_MODEL = "accounts.User"

@@ -36,3 +36,12 @@ def admin_user(make_user: Any) -> Any:
     user.is_superuser = True
     user.save(update_fields=["is_staff", "is_superuser"])
     return user
+
+
+@pytest.fixture
+def english() -> Any:
+    """Messages in English, for tests that read a message's wording."""
+    from django.utils import translation
+
+    with translation.override("en"):
+        yield

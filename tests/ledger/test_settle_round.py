@@ -74,6 +74,7 @@ def test_settling_again_with_different_deltas_is_refused(seated: list[Any]) -> N
         ({0: 1.5, 1: -1.5}, "whole numbers"),
     ],
 )
+@pytest.mark.usefixtures("english")
 def test_invalid_deltas_are_refused(seated: list[Any], deltas: dict[int, Any], why: str) -> None:
     by_index = {seated[i].pk: delta for i, delta in deltas.items()}
     with pytest.raises(InvalidSettlement, match=why):
@@ -81,6 +82,7 @@ def test_invalid_deltas_are_refused(seated: list[Any], deltas: dict[int, Any], w
     assert selectors.escrow_outstanding() == 3_000
 
 
+@pytest.mark.usefixtures("english")
 def test_a_player_without_a_stake_cannot_be_paid(seated: list[Any], make_user: Any) -> None:
     stranger = make_user("dao")
     with pytest.raises(InvalidSettlement, match="no stake"):
