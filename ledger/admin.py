@@ -45,7 +45,7 @@ class InputFilter(admin.SimpleListFilter):
     def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
         return [("", "")]  # one dummy choice, so Django renders the filter
 
-    def choices(self, changelist: Any) -> Iterator[dict[str, Any]]:
+    def choices(self, changelist: Any) -> Iterator[Any]:  # adds form fields to Django's dict
         others = [
             (key, value)
             for key, values in changelist.filter_params.items()

@@ -30,7 +30,7 @@ def is_key_race(exc: BaseException) -> bool:
     cause = exc.__cause__
     diag = getattr(cause, "diag", None)
     if getattr(cause, "sqlstate", None) == _UNIQUE_VIOLATION and diag is not None:
-        return diag.constraint_name == KEY_CONSTRAINT
+        return bool(diag.constraint_name == KEY_CONSTRAINT)
     # SQLite names the column, not the constraint.
     return "ledger_transfer.idempotency_key" in str(exc)
 
