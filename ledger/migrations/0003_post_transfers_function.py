@@ -30,6 +30,7 @@ DECLARE
     debit record;
     credit record;
     new_id bigint;
+    locked integer;
 BEGIN
     -- Repeated keys: the same content answers with the original, other content is refused.
     FOR i IN 1..n LOOP
@@ -67,23 +68,28 @@ BEGIN
       ) touched;
 
     IF account_keys IS NOT NULL THEN
-        -- Accounts are created on first use, named by key ("wallet:42", "escrow:7", ...).
-        INSERT INTO ledger_account
-               (key, kind, user_id, round_id, shard, is_bot, balance, version, created_at)
-        SELECT k, split_part(k, ':', 1),
-               CASE WHEN split_part(k, ':', 1) = 'wallet' THEN split_part(k, ':', 2)::bigint END,
-               CASE WHEN split_part(k, ':', 1) = 'escrow' THEN split_part(k, ':', 2)::bigint END,
-               CASE WHEN split_part(k, ':', 1) IN ('house', 'issuance')
-                    THEN split_part(k, ':', 2)::smallint END,
-               false, 0, 0, posted_at
-          FROM unnest(account_keys) k
-         WHERE split_part(k, ':', 1) IN ('wallet', 'escrow', 'house', 'issuance')
-           AND NOT EXISTS (SELECT 1 FROM ledger_account a WHERE a.key = k)
-        ON CONFLICT (key) DO NOTHING;
-
         -- Lock every touched account in id order: no interleaved balance checks, no
         -- deadlock between two batches that share accounts.
-        PERFORM 1 FROM ledger_account WHERE key = ANY (account_keys) ORDER BY id FOR UPDATE;
+        SELECT count(*) INTO locked
+          FROM (SELECT 1 FROM ledger_account WHERE key = ANY (account_keys)
+                ORDER BY id FOR UPDATE) rows;
+        IF locked < array_length(account_keys, 1) THEN
+            -- Accounts are created on first use, named by key ("wallet:42", "escrow:7").
+            INSERT INTO ledger_account
+                   (key, kind, user_id, round_id, shard, is_bot, balance, version, created_at)
+            SELECT k, split_part(k, ':', 1),
+                   CASE WHEN split_part(k, ':', 1) = 'wallet'
+                        THEN split_part(k, ':', 2)::bigint END,
+                   CASE WHEN split_part(k, ':', 1) = 'escrow'
+                        THEN split_part(k, ':', 2)::bigint END,
+                   CASE WHEN split_part(k, ':', 1) IN ('house', 'issuance')
+                        THEN split_part(k, ':', 2)::smallint END,
+                   false, 0, 0, posted_at
+              FROM unnest(account_keys) k
+             WHERE split_part(k, ':', 1) IN ('wallet', 'escrow', 'house', 'issuance')
+            ON CONFLICT (key) DO NOTHING;
+            PERFORM 1 FROM ledger_account WHERE key = ANY (account_keys) ORDER BY id FOR UPDATE;
+        END IF;
 
         FOR i IN 1..n LOOP
             CONTINUE WHEN ids[i] IS NOT NULL;
