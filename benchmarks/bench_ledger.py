@@ -186,9 +186,10 @@ def main() -> None:
         from django.db import connections
 
         connections.close_all()
+        load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
         print(
             f"PostgreSQL {BENCH_DB}: {WALLETS} wallets, {args.workers} worker processes, "
-            f"{args.seconds:g}s per phase, {os.cpu_count()} CPUs"
+            f"{args.seconds:g}s per phase, {os.cpu_count()} CPUs, load average {load} before"
         )
         context = multiprocessing.get_context("spawn")
         with context.Pool(args.workers, initializer=_init_worker, initargs=(url,)) as pool:
