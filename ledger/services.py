@@ -432,6 +432,9 @@ def _lock_round(round_id: int) -> RoundClosure | None:
 
     Every hold, settlement and void of a round takes this lock first, so a hold cannot
     slip in after the settlement read the holds, and a round is closed exactly once.
+    The closure is read by a second statement on purpose: under READ COMMITTED only a
+    statement that starts after the lock is granted sees a closure committed by the
+    transaction we waited for (a join in the locking query would miss it).
     """
     _lock_accounts({escrow_key(round_id)})
     return RoundClosure.objects.filter(round_id=round_id).first()
