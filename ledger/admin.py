@@ -7,23 +7,41 @@ permission for anyone; corrections go through the services (adjustments, reversa
 from __future__ import annotations
 
 import csv
+import uuid
 from collections.abc import Iterator
 from typing import Any
 
-from django.contrib import admin
+from django import forms
+from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.db.models import Q, QuerySet
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
-from django.shortcuts import get_object_or_404
+from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
-from ledger import selectors
-from ledger.models import Account, LedgerCheckRun, RoundClosure, Transfer
+from ledger import selectors, services
+from ledger.errors import LedgerError
+from ledger.models import Account, AccountKind, LedgerCheckRun, RoundClosure, Transfer
+
+CORRECT_PERMISSION = "ledger.correct_balance"
+
+
+class AdjustmentForm(forms.Form):
+    amount = forms.IntegerField(
+        label=_("Amount (xu)"), help_text=_("Positive adds xu, negative takes xu back.")
+    )
+    reason = forms.CharField(label=_("Reason"), widget=forms.Textarea(attrs={"rows": 3}))
+    # Generated when the form is shown: submitting twice posts once.
+    key = forms.CharField(widget=forms.HiddenInput)
+
+
+class ReversalForm(forms.Form):
+    reason = forms.CharField(label=_("Reason"), widget=forms.Textarea(attrs={"rows": 3}))
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
@@ -163,6 +181,7 @@ class TransferAdmin(ReadOnlyAdmin):
     date_hierarchy = "created_at"
     ordering = ("-id",)
     change_list_template = "admin/ledger/transfer/change_list.html"
+    change_form_template = "admin/ledger/transfer/change_form.html"
 
     def get_urls(self) -> list[URLPattern]:
         return [
@@ -176,8 +195,40 @@ class TransferAdmin(ReadOnlyAdmin):
                 self.admin_site.admin_view(self.dashboard),
                 name="ledger_dashboard",
             ),
+            path(
+                "<int:transfer_id>/reverse/",
+                self.admin_site.admin_view(self.reverse_view),
+                name="ledger_transfer_reverse",
+            ),
             *super().get_urls(),
         ]
+
+    def reverse_view(self, request: HttpRequest, transfer_id: int) -> HttpResponse:
+        """Undo a transfer with a new one (the service refuses round flows and repeats)."""
+        if not request.user.has_perm(CORRECT_PERMISSION):
+            raise PermissionDenied
+        transfer = get_object_or_404(
+            Transfer.objects.select_related("debit", "credit"), pk=transfer_id
+        )
+        form = ReversalForm(request.POST or None)
+        if request.method == "POST" and form.is_valid():
+            try:
+                reversal = services.reverse_transfer(
+                    transfer, reason=form.cleaned_data["reason"], actor=request.user
+                )
+            except LedgerError as exc:
+                messages.error(request, exc.message)
+            else:
+                messages.success(request, _("Posted reversal #%(id)s.") % {"id": reversal.pk})
+                return redirect("admin:ledger_transfer_change", reversal.pk)
+        context = {
+            **self.admin_site.each_context(request),
+            "title": _("Reverse transfer #%(id)s") % {"id": transfer.pk},
+            "transfer": transfer,
+            "form": form,
+            "opts": self.opts,
+        }
+        return TemplateResponse(request, "admin/ledger/correction.html", context)
 
     def export_csv(self, request: HttpRequest) -> StreamingHttpResponse:
         """Every transfer the current filters select, streamed (no limit, constant memory)."""
@@ -232,8 +283,44 @@ class AccountAdmin(ReadOnlyAdmin):
                 self.admin_site.admin_view(self.statement_view),
                 name="ledger_account_statement",
             ),
+            path(
+                "<int:account_id>/adjust/",
+                self.admin_site.admin_view(self.adjust_view),
+                name="ledger_account_adjust",
+            ),
             *super().get_urls(),
         ]
+
+    def adjust_view(self, request: HttpRequest, account_id: int) -> HttpResponse:
+        """A staff adjustment of a wallet: amount, mandatory reason, recorded actor."""
+        if not request.user.has_perm(CORRECT_PERMISSION):
+            raise PermissionDenied
+        account = get_object_or_404(
+            Account.objects.select_related("user"), pk=account_id, kind=AccountKind.WALLET
+        )
+        form = AdjustmentForm(request.POST or None, initial={"key": f"admin:{uuid.uuid4()}"})
+        if request.method == "POST" and form.is_valid():
+            try:
+                services.adjust_balance(
+                    account.user,
+                    form.cleaned_data["amount"],
+                    reason=form.cleaned_data["reason"],
+                    actor=request.user,
+                    key=form.cleaned_data["key"],
+                )
+            except LedgerError as exc:
+                messages.error(request, exc.message)
+            else:
+                messages.success(request, _("Adjustment posted."))
+                return redirect("admin:ledger_account_statement", account.pk)
+        context = {
+            **self.admin_site.each_context(request),
+            "title": _("Adjust the balance of %(account)s") % {"account": account},
+            "account": account,
+            "form": form,
+            "opts": self.opts,
+        }
+        return TemplateResponse(request, "admin/ledger/correction.html", context)
 
     def statement_view(self, request: HttpRequest, account_id: int) -> HttpResponse:
         """Every posting on one account, newest first, with the balance after each."""
@@ -249,6 +336,8 @@ class AccountAdmin(ReadOnlyAdmin):
             "account": account,
             "page": page,
             "opts": self.opts,
+            "can_correct": account.kind == AccountKind.WALLET
+            and request.user.has_perm(CORRECT_PERMISSION),
         }
         return TemplateResponse(request, "admin/ledger/statement.html", context)
 

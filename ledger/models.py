@@ -147,6 +147,7 @@ class Transfer(models.Model):
     class Meta:
         verbose_name = _("transfer")
         verbose_name_plural = _("transfers")
+        permissions = [("correct_balance", "Can adjust balances and reverse transfers")]
         constraints = [
             # Named, so a key race can be told apart from other unique violations.
             models.UniqueConstraint(fields=["idempotency_key"], name=KEY_CONSTRAINT),

@@ -106,3 +106,51 @@ def test_players_cannot_open_the_ledger_admin(player: Any) -> None:
     response = client.get(reverse("admin:ledger_dashboard"))
     assert response.status_code == 302
     assert "/admin/login/" in response["Location"]
+
+
+def test_an_admin_adjusts_a_wallet_with_a_reason_once_however_often_they_submit(
+    admin_client_: Client, player: Any, admin_user: Any
+) -> None:
+    account = Account.objects.get(user=player)
+    url = reverse("admin:ledger_account_adjust", args=[account.pk])
+    form = admin_client_.get(url).context["form"]
+    data = {"amount": "-1500", "reason": "Chargeback", "key": form.initial["key"]}
+    assert admin_client_.post(url, data).status_code == 302
+    assert admin_client_.post(url, data).status_code == 302  # a double submit
+    adjustment = Transfer.objects.get(kind="adjustment")
+    assert (adjustment.amount, adjustment.actor, adjustment.reason) == (
+        1_500,
+        admin_user,
+        "Chargeback",
+    )
+    assert Account.objects.get(user=player).balance == 8_500
+
+
+def test_an_adjustment_without_a_reason_is_not_posted(admin_client_: Client, player: Any) -> None:
+    account = Account.objects.get(user=player)
+    url = reverse("admin:ledger_account_adjust", args=[account.pk])
+    page = admin_client_.post(url, {"amount": "5", "reason": "", "key": "k"})
+    assert page.status_code == 200
+    assert not Transfer.objects.filter(kind="adjustment").exists()
+
+
+def test_an_admin_reverses_a_transfer_and_cannot_reverse_a_round_flow(
+    admin_client_: Client, played: None, player: Any
+) -> None:
+    grant = Transfer.objects.get(kind="signup_grant", credit__user=player)
+    url = reverse("admin:ledger_transfer_reverse", args=[grant.pk])
+    assert admin_client_.post(url, {"reason": "Fraudulent sign-up"}).status_code == 302
+    assert grant.reversed_by.reason == "Fraudulent sign-up"
+    stake = Transfer.objects.filter(kind="hold").first()
+    refused = admin_client_.post(
+        reverse("admin:ledger_transfer_reverse", args=[stake.pk]), {"reason": "no"}
+    )
+    assert refused.status_code == 200
+    assert not Transfer.objects.filter(reverses=stake).exists()
+
+
+def test_staff_without_the_permission_cannot_correct_balances(staff: Any, player: Any) -> None:
+    client = Client()
+    client.force_login(staff)
+    account = Account.objects.get(user=player)
+    assert client.get(reverse("admin:ledger_account_adjust", args=[account.pk])).status_code == 403
