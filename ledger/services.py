@@ -7,10 +7,12 @@ they use savepoints there and retry transient failures only when called on their
 from __future__ import annotations
 
 import json
+import logging
 import time
 import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import timedelta
 from decimal import ROUND_FLOOR, Decimal
 from typing import Any
 
@@ -55,8 +57,11 @@ from ledger.models import (
 from ledger.selectors import holds_of_round
 from ledger.transactions import atomic_with_retry, retry_transient
 
+logger = logging.getLogger(__name__)
+
 SIGNUP_GRANT_XU = 10_000
 DAILY_BONUS_XU = 1_000
+CHECK_RUNS_KEPT = timedelta(days=30)
 
 
 def _new_account(key: str) -> Account:
@@ -598,9 +603,14 @@ def record_ledger_check() -> LedgerCheckRun:
 
     started = time.monotonic()
     report = audit.run_checks()
-    return LedgerCheckRun.objects.create(
+    run = LedgerCheckRun.objects.create(
         ok=report.ok,
         problems=report.problems,
         figures=report.figures,
         duration_ms=int((time.monotonic() - started) * 1000),
     )
+    # Every 10 minutes adds up; a month of results is plenty (failures are also logged).
+    LedgerCheckRun.objects.filter(created_at__lt=run.created_at - CHECK_RUNS_KEPT).delete()
+    if not report.ok:
+        logger.error("ledger check failed: %s", "; ".join(report.problems))
+    return run
