@@ -106,13 +106,16 @@ class Posted:
 USE_DATABASE_FUNCTION = True
 
 
-def post_transfers(legs: Sequence[Leg]) -> list[Posted]:
-    """Post several transfers atomically: all of them or none. Repeated keys are idempotent."""
+def post_transfers(legs: Sequence[Leg], *, open_round: int | None = None) -> list[Posted]:
+    """Post several transfers atomically: all of them or none. Repeated keys are idempotent.
+
+    With `open_round`, new transfers are posted only while that round is open (holds).
+    """
     _validate(legs)
     if _in_database() and not connection.in_atomic_block:
         # One statement is its own transaction: no BEGIN and COMMIT round trips.
-        return retry_transient(lambda: _post_in_database(legs))
-    return atomic_with_retry(lambda: _post_locked(legs))
+        return retry_transient(lambda: _post_in_database(legs, open_round))
+    return atomic_with_retry(lambda: _post_locked(legs, open_round))
 
 
 def _in_database() -> bool:
@@ -168,14 +171,14 @@ def _same(leg: Leg, transfer: Transfer) -> bool:
     )
 
 
-def _post_locked(legs: Sequence[Leg]) -> list[Posted]:
+def _post_locked(legs: Sequence[Leg], open_round: int | None = None) -> list[Posted]:
     """Post inside the current transaction (the caller made one)."""
     if _in_database():
-        return _post_in_database(legs)
-    return _post_in_python(legs)
+        return _post_in_database(legs, open_round)
+    return _post_in_python(legs, open_round)
 
 
-def _post_in_database(legs: Sequence[Leg]) -> list[Posted]:
+def _post_in_database(legs: Sequence[Leg], open_round: int | None) -> list[Posted]:
     now = timezone.now()
     payload = json.dumps(
         [
@@ -197,12 +200,12 @@ def _post_in_database(legs: Sequence[Leg]) -> list[Posted]:
         with connection.cursor() as cursor:
             cursor.execute(
                 "SELECT transfer_id, created, debit_id, credit_id"
-                " FROM ledger_post_transfers(%s::jsonb, %s)",
-                [payload, now],
+                " FROM ledger_post_transfers(%s::jsonb, %s, %s)",
+                [payload, now, open_round],
             )
             rows = cursor.fetchall()
     except DatabaseError as exc:
-        _raise_refusal(exc)
+        _raise_refusal(exc, open_round)
         raise
     old_ids = [row[0] for row in rows if not row[1]]
     old = Transfer.objects.in_bulk(old_ids) if old_ids else {}
@@ -231,7 +234,7 @@ def _post_in_database(legs: Sequence[Leg]) -> list[Posted]:
     return results
 
 
-def _raise_refusal(exc: DatabaseError) -> None:
+def _raise_refusal(exc: DatabaseError, open_round: int | None) -> None:
     """Turn the function's refusals (SQLSTATE class LD) into ledger errors."""
     cause = exc.__cause__
     sqlstate = getattr(cause, "sqlstate", None)
@@ -243,9 +246,11 @@ def _raise_refusal(exc: DatabaseError) -> None:
         raise IdempotencyConflict(key=detail) from None
     if sqlstate == "LD003":
         raise LedgerError(f"cannot open accounts {detail}") from None
+    if sqlstate == "LD004":
+        raise RoundAlreadyClosed(round_id=open_round, outcome=RoundOutcome(detail).label) from None
 
 
-def _post_in_python(legs: Sequence[Leg]) -> list[Posted]:
+def _post_in_python(legs: Sequence[Leg], open_round: int | None) -> list[Posted]:
     existing = {
         transfer.idempotency_key: transfer
         for transfer in Transfer.objects.select_related("debit", "credit").filter(
@@ -263,6 +268,10 @@ def _post_in_python(legs: Sequence[Leg]) -> list[Posted]:
         else:
             raise IdempotencyConflict(key=leg.key)
     if fresh:
+        if open_round is not None:
+            closure = _lock_round(open_round)
+            if closure is not None:
+                raise RoundAlreadyClosed(round_id=open_round, outcome=closure.get_outcome_display())
         _insert(fresh, results)
     return [results[index] for index in range(len(legs))]
 
@@ -458,18 +467,7 @@ def hold(round_id: int, user: Any, amount: int) -> Transfer:
         key=key,
         round_id=round_id,
     )
-    _validate([leg])
-
-    def run() -> Transfer:
-        closure = _lock_round(round_id)
-        if closure is not None:
-            found = Transfer.objects.select_related("debit", "credit").filter(idempotency_key=key)
-            if found and _same(leg, found[0]):
-                return found[0]
-            raise RoundAlreadyClosed(round_id=round_id, outcome=closure.get_outcome_display())
-        return _post_locked([leg])[0].transfer
-
-    return atomic_with_retry(run)
+    return post_transfers([leg], open_round=round_id)[0].transfer
 
 
 def fee_on_gain(gain: int, percent: Decimal) -> int:

@@ -1,19 +1,26 @@
 """The hot path in PostgreSQL: post a batch of transfers in one statement (as pgledger does).
 
-`ledger_post_transfers(legs jsonb, posted_at timestamptz)` does exactly what the Python path in
+`ledger_post_transfers(legs jsonb, posted_at timestamptz, open_round bigint)` does exactly
+what the Python path in
 ledger/services.py does (the SQLite fallback): answer repeated keys idempotently (or
 refuse different content), create missing accounts, lock the touched accounts in id
 order, check funds, insert transfers and postings, update balances and versions. One
 round trip instead of seven; the CHECK constraints and triggers still apply.
 
+With `open_round` (a hold) the round's escrow is locked first and the round must not be
+closed yet.
+
 Errors use SQLSTATE class LD: LD001 insufficient funds (DETAIL "balance:amount"),
-LD002 idempotency conflict (DETAIL the key), LD003 unknown account (DETAIL the key).
+LD002 idempotency conflict (DETAIL the key), LD003 unknown account (DETAIL the keys),
+LD004 round already closed (DETAIL the outcome).
 """
 
 from django.db import migrations
 
 FORWARD = r"""
-CREATE OR REPLACE FUNCTION ledger_post_transfers(legs jsonb, posted_at timestamptz)
+CREATE OR REPLACE FUNCTION ledger_post_transfers(
+    legs jsonb, posted_at timestamptz, open_round bigint DEFAULT NULL
+)
 RETURNS TABLE (transfer_id bigint, created boolean, debit_id bigint, credit_id bigint)
 LANGUAGE plpgsql AS $$
 DECLARE
@@ -31,6 +38,8 @@ DECLARE
     credit record;
     new_id bigint;
     locked integer;
+    escrow text;
+    outcome text;
 BEGIN
     -- Repeated keys: the same content answers with the original, other content is refused.
     FOR i IN 1..n LOOP
@@ -66,6 +75,25 @@ BEGIN
         UNION
         SELECT legs -> (j - 1) ->> 'credit' FROM generate_series(1, n) j WHERE ids[j] IS NULL
       ) touched;
+
+    IF account_keys IS NOT NULL AND open_round IS NOT NULL THEN
+        -- A hold: the round's escrow is locked first (as settlements and voids lock it),
+        -- then a new statement - which sees a closure committed while we waited - checks
+        -- that the round is still open.
+        escrow := 'escrow:' || open_round;
+        PERFORM 1 FROM ledger_account WHERE key = escrow FOR UPDATE;
+        IF NOT FOUND THEN
+            INSERT INTO ledger_account
+                   (key, kind, user_id, round_id, shard, is_bot, balance, version, created_at)
+            VALUES (escrow, 'escrow', NULL, open_round, NULL, false, 0, 0, posted_at)
+            ON CONFLICT (key) DO NOTHING;
+            PERFORM 1 FROM ledger_account WHERE key = escrow FOR UPDATE;
+        END IF;
+        SELECT c.outcome INTO outcome FROM ledger_roundclosure c WHERE c.round_id = open_round;
+        IF FOUND THEN
+            RAISE EXCEPTION 'round_closed' USING ERRCODE = 'LD004', DETAIL = outcome;
+        END IF;
+    END IF;
 
     IF account_keys IS NOT NULL THEN
         -- Lock every touched account in id order: no interleaved balance checks, no
@@ -145,7 +173,7 @@ END
 $$;
 """
 
-BACKWARD = "DROP FUNCTION IF EXISTS ledger_post_transfers(jsonb, timestamptz);"
+BACKWARD = "DROP FUNCTION IF EXISTS ledger_post_transfers(jsonb, timestamptz, bigint);"
 
 
 def forward(apps, schema_editor):

@@ -8,7 +8,7 @@ import pytest
 
 from ledger import selectors, services
 from ledger.audit import run_checks
-from ledger.errors import IdempotencyConflict, InsufficientFunds
+from ledger.errors import IdempotencyConflict, InsufficientFunds, RoundAlreadyClosed
 from ledger.keys import wallet_key
 from ledger.models import Posting
 
@@ -29,6 +29,9 @@ def _scenario(an: Any, binh: Any, staff: Any) -> list[tuple[str, int, int, int]]
     services.settle_round(1, {an.pk: -1_500, binh.pk: 1_500})
     services.hold(2, an, 100)
     services.void_round(2)
+    assert services.hold(2, an, 100).kind == "hold"  # a repeat answers with the original
+    with pytest.raises(RoundAlreadyClosed):
+        services.hold(2, binh, 100)
     leg = services.Leg(
         kind="adjustment", debit=wallet_key(an.pk), credit=wallet_key(binh.pk), amount=7, key="p"
     )
