@@ -110,9 +110,12 @@ def _phase(name: str, seed: int, ids: list[int], start_at: float, seconds: float
 
     rng = random.Random(seed)
     users = {u.pk: u for u in User.objects.filter(pk__in=ids)}
-    connection.ensure_connection()
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        backend = cursor.fetchone()[0]
     while time.time() < start_at:
         time.sleep(0.001)
+    client_cpu, server_cpu = time.process_time(), _cpu_seconds(backend)
     deadline = start_at + seconds
     ops = transfers = refused = 0
     latencies: list[float] = []
@@ -162,8 +165,26 @@ def _phase(name: str, seed: int, ids: list[int], start_at: float, seconds: float
             refused += 1
         ops += 1
         latencies.append(time.perf_counter() - began)
+    client_cpu = time.process_time() - client_cpu
+    server_cpu = _cpu_seconds(backend) - server_cpu
     connection.close()
-    return {"ops": ops, "transfers": transfers, "refused": refused, "latencies": latencies}
+    return {
+        "ops": ops,
+        "transfers": transfers,
+        "refused": refused,
+        "latencies": latencies,
+        "client_cpu": client_cpu,
+        "server_cpu": server_cpu,
+    }
+
+
+def _cpu_seconds(pid: int) -> float:
+    """CPU time (user + system) of a local process, e.g. this worker's PostgreSQL backend."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return float("nan")  # not a local server, or not allowed to look
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def main() -> None:
@@ -209,6 +230,16 @@ def main() -> None:
                     f"{phase:9s} {ops / args.seconds:8.0f} {unit}/s"
                     f"  ({transfers / args.seconds:.0f} transfers/s; p50 {p50:.1f} ms,"
                     f" p99 {p99:.1f} ms per {unit[:-1]}; {refused} refused)"
+                )
+                # The VM is shared: what one operation costs in CPU says more than a rate
+                # that moves with the neighbours' load. (WAL writer etc. not counted.)
+                client = sum(r["client_cpu"] for r in results) / ops * 1000
+                server = sum(r["server_cpu"] for r in results) / ops * 1000
+                cores = os.cpu_count() or 1
+                print(
+                    f"{'':9s} CPU per {unit[:-1]}: client {client:.2f} ms + PostgreSQL backend"
+                    f" {server:.2f} ms -> at most ~{cores * 1000 / (client + server):.0f}"
+                    f" {unit}/s if {cores} idle cores did nothing else"
                 )
         from ledger.audit import run_checks
 
