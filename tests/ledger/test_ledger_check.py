@@ -71,3 +71,11 @@ def test_check_results_older_than_a_month_are_pruned(busy_ledger: None) -> None:
     services.record_ledger_check()
     assert not LedgerCheckRun.objects.filter(pk=old.pk).exists()
     assert LedgerCheckRun.objects.count() == 1
+
+
+def test_the_check_is_on_the_beat_schedule_every_ten_minutes() -> None:
+    from django.conf import settings
+
+    entry = settings.CELERY_BEAT_SCHEDULE["ledger-check"]
+    assert entry == {"task": "ledger.check", "schedule": 600.0}
+    assert tasks.check_ledger.name == "ledger.check"

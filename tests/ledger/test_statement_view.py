@@ -64,3 +64,18 @@ def test_the_header_shows_the_balance_and_the_bonus_button(client_of: Client) ->
     assert 'data-testid="header-balance"' in html
     assert "10.000 xu" in html  # Vietnamese grouping by default
     assert 'data-testid="daily-bonus"' in html
+
+
+def test_the_profile_shows_the_real_balance(client_of: Client) -> None:
+    page = client_of.get(reverse("accounts:profile"))
+    assert "10.000 xu" in page.content.decode()
+    assert reverse("ledger:statement") in page.content.decode()
+
+
+def test_english_pages_group_thousands_with_commas(make_user: Any) -> None:
+    reader = make_user("english_reader", language="en")
+    client = Client()
+    client.force_login(reader)
+    html = client.get(reverse("ledger:statement")).content.decode()
+    assert "10,000 xu" in html
+    assert "Sign-up grant" in html
