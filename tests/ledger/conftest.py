@@ -45,3 +45,12 @@ def english() -> Any:
 
     with translation.override("en"):
         yield
+
+
+@pytest.fixture(params=["database function", "python"])
+def write_path_both(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Run the test once through the PostgreSQL function and once through the Python path."""
+    from ledger import services
+
+    monkeypatch.setattr(services, "USE_DATABASE_FUNCTION", request.param != "python")
+    return str(request.param)

@@ -3,7 +3,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from django.db import transaction
+from django.db import DatabaseError, connection, transaction
 
 from ledger import selectors, services
 from ledger.audit import run_checks
@@ -111,3 +111,33 @@ def test_a_settlement_rolls_back_with_the_games_transaction(seated: list[Any]) -
     assert selectors.round_closure(11) is None
     assert selectors.escrow_outstanding() == 3_000
     assert selectors.balance(an) == 9_000
+
+
+@pytest.mark.postgres
+@pytest.mark.usefixtures("write_path_both")
+def test_a_settlement_that_fails_half_way_leaves_no_trace(seated: list[Any]) -> None:
+    an, binh, chi = seated
+    # The database refuses the third player's payout, after the first two were written.
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"""
+            CREATE FUNCTION pg_temp.refuse_payout() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                IF NEW.account_id = (SELECT id FROM ledger_account WHERE key = 'wallet:{chi.pk}')
+                THEN RAISE EXCEPTION 'disk on fire'; END IF;
+                RETURN NEW;
+            END $$;
+            CREATE TRIGGER refuse_payout BEFORE INSERT ON ledger_posting
+            FOR EACH ROW EXECUTE FUNCTION pg_temp.refuse_payout();
+            """.replace("%", "%%")
+        )
+    with pytest.raises(DatabaseError, match="disk on fire"):
+        services.settle_round(11, {an.pk: 300, binh.pk: -200, chi.pk: -100})
+    with connection.cursor() as cursor:
+        cursor.execute("DROP TRIGGER refuse_payout ON ledger_posting")
+    assert not Transfer.objects.filter(kind="settle").exists()
+    assert selectors.round_closure(11) is None
+    assert selectors.escrow_outstanding() == 3_000
+    assert [selectors.balance(u) for u in seated] == [9_000, 9_000, 9_000]
+    services.settle_round(11, {an.pk: 300, binh.pk: -200, chi.pk: -100})  # still settles
+    assert run_checks().ok

@@ -15,12 +15,6 @@ from ledger.models import Posting
 pytestmark = pytest.mark.postgres
 
 
-@pytest.fixture(params=["database function", "python"])
-def write_path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
-    monkeypatch.setattr(services, "USE_DATABASE_FUNCTION", request.param != "python")
-    return str(request.param)
-
-
 def _scenario(an: Any, binh: Any, staff: Any) -> list[tuple[str, int, int, int]]:
     services.claim_daily_bonus(an)
     services.adjust_balance(binh, -250, reason="correction", actor=staff, key="adj-1")
@@ -61,9 +55,8 @@ EXPECTED_AN = [
 ]
 
 
-def test_both_write_paths_post_the_same_history(
-    write_path: str, player: Any, other_player: Any, staff: Any
-) -> None:
+@pytest.mark.usefixtures("write_path_both")
+def test_both_write_paths_post_the_same_history(player: Any, other_player: Any, staff: Any) -> None:
     postings = _scenario(player, other_player, staff)
     assert postings[: len(EXPECTED_AN)] == EXPECTED_AN
     assert postings[len(EXPECTED_AN) :] == [
