@@ -72,7 +72,8 @@ def test_the_csv_export_streams_the_filtered_transfers(admin_client_: Client, pl
     response = admin_client_.get(reverse("admin:ledger_transfer_export"), {"round": "42"})
     assert response.streaming
     assert response["Content-Type"].startswith("text/csv")
-    rows = list(csv.DictReader(io.StringIO(b"".join(response.streaming_content).decode())))
+    body = b"".join(response.streaming_content)  # type: ignore[attr-defined]
+    rows = list(csv.DictReader(io.StringIO(body.decode())))
     assert [row["kind"] for row in rows] == ["hold", "hold", "settle", "settle", "fee"]
     payout = next(row for row in rows if row["kind"] == "settle" and row["credit_user"] == "an")
     assert payout["amount"] == "770"  # 500 back + 300 won - 30 fee
@@ -141,7 +142,7 @@ def test_an_admin_reverses_a_transfer_and_cannot_reverse_a_round_flow(
     url = reverse("admin:ledger_transfer_reverse", args=[grant.pk])
     assert admin_client_.post(url, {"reason": "Fraudulent sign-up"}).status_code == 302
     assert grant.reversed_by.reason == "Fraudulent sign-up"
-    stake = Transfer.objects.filter(kind="hold").first()
+    stake = Transfer.objects.filter(kind="hold").earliest("pk")
     refused = admin_client_.post(
         reverse("admin:ledger_transfer_reverse", args=[stake.pk]), {"reason": "no"}
     )

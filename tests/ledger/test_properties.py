@@ -75,7 +75,8 @@ def _apply(op: tuple[Any, ...], players: list[Any], staff: Any) -> int:
         if supply:
             original = supply[op[1] % len(supply)]
             services.reverse_transfer(original, reason="property", actor=staff)
-            return -original.amount if original.debit.kind == "issuance" else original.amount
+            minted_back = original.debit.kind == "issuance"
+            return -int(original.amount) if minted_back else int(original.amount)
     return 0
 
 
