@@ -488,7 +488,7 @@ def _enqueue_advance(round_: Round) -> None:
     from games.tasks import advance_round as task
 
     args = (round_.pk, round_.state, round_.phase)
-    eta = round_.deadline
+    eta = round_.deadline or timezone.now()
     transaction.on_commit(lambda: task.apply_async(args, eta=eta))
 
 
