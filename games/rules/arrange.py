@@ -366,8 +366,21 @@ class _Search:
         max_b3 = _prefix_max(b3[m] for m in by3)
         gain = field.gain_factor
 
+        # Cards of a suit held fewer than 5 times can never be in a flush, so such cards of
+        # equal rank are interchangeable: chi-1 candidates that differ only by swapping them
+        # lead to the same results, and only one of them is searched.
+        suits = [c & 3 for c in hand.cards]
+        token = [
+            1 << (40 + i) if suits.count(suits[i]) >= 5 else 5 ** (c >> 2)
+            for i, c in enumerate(hand.cards)
+        ]
+        seen: set[int] = set()
         order: list[tuple[float, float, int, _Record]] = []
-        for (mask, _), r1 in zip(_FIVES, rec1, strict=True):
+        for (mask, (i1, i2, i3, i4, i5)), r1 in zip(_FIVES, rec1, strict=True):
+            shape = token[i1] + token[i2] + token[i3] + token[i4] + token[i5]
+            if shape in seen:
+                continue
+            seen.add(shape)
             va = v5[mask]
             j = bisect_right(vals3, va) - 1
             if j < 0:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from itertools import combinations
 
 import pytest
 from hypothesis import given, settings
@@ -11,6 +12,7 @@ from hypothesis import strategies as st
 
 from games.rules.arrange import (
     Suggestion,
+    _field,
     appraise,
     best_in_hindsight,
     naive_arrangement,
@@ -60,6 +62,40 @@ def test_every_suggestion_is_a_permutation_of_the_hand_and_never_a_foul(
     assert 1 <= len(suggestions) <= 4
     for s in suggestions:
         assert_legal(hand, s, preset)
+
+
+def brute_force_best(hand: Sequence[Card], rules: Rules) -> float:
+    """The most expected units over every legal split, scored one by one (no pruning)."""
+    field = _field(rules, 3)
+    best = float("-inf")
+    for chi1 in combinations(hand, 5):
+        v1 = eval5(chi1, rules.name)
+        rest = [c for c in hand if c not in chi1]
+        for chi2 in combinations(rest, 5):
+            v2 = eval5(chi2, rules.name)
+            v3 = eval3([c for c in rest if c not in chi2])
+            if v1 >= v2 >= v3:
+                records = [odds.record(v) for odds, v in zip(field.chi, (v1, v2, v3), strict=True)]
+                best = max(best, field.value(*records))
+    return 3 * best
+
+
+@settings(max_examples=6, deadline=None)
+@given(hand=hands13, preset=st.sampled_from(["portal", "classic"]))
+def test_the_pruned_search_finds_the_same_best_as_trying_every_split(
+    hand: list[Card], preset: str
+) -> None:
+    rules = Rules.preset(preset).with_overrides(
+        {"instant": dict.fromkeys(Rules.preset(preset).instant, 0)}
+    )
+    assert suggest(hand, rules, n=0)[0].ev == pytest.approx(brute_force_best(hand, rules), abs=1e-9)
+
+
+def test_the_search_is_exact_on_a_hand_of_pairs_without_a_flush() -> None:
+    # Interchangeable equal-rank cards are searched once; this hand has many of them.
+    hand = cards("AS AC KD KH 9S 9C 7D 5H 5S 4C 3D 3H 2S")
+    rules = PORTAL.with_overrides({"instant": {"six_pairs": 0}})
+    assert suggest(hand, rules, n=0)[0].ev == pytest.approx(brute_force_best(hand, rules), abs=1e-9)
 
 
 @settings(max_examples=25, deadline=None)
