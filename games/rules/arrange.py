@@ -30,7 +30,7 @@ from games.rules.errors import ArrangementError, CardError
 from games.rules.hands import CATEGORY_SHIFT, Category, eval3, evaluator5
 from games.rules.instant import ARRANGEMENT_KINDS, InstantWin, find_instant
 from games.rules.presets import Rules
-from games.rules.scoring import PlayerInput, Status, settle
+from games.rules.scoring import _BONUS_BY_CHI, PlayerInput, Status, settle
 
 Chi = tuple[Card, ...]
 Buckets = tuple[tuple[int, int], ...]
@@ -158,23 +158,9 @@ def packaged_table(preset: str) -> WinTable:
 
 def chi_bonus(rules: Rules, chi: int, category: Category) -> int:
     """Units paid for winning chi ``chi`` (0, 1, 2) with a hand of ``category`` (section 5)."""
-    b = rules.bonus
-    quads = category in (Category.FOUR_OF_A_KIND, Category.FOUR_ACES)
-    if chi == 0:
-        if quads:
-            return b["quads_chi1"]
-        if category == Category.STRAIGHT_FLUSH:
-            return b["straight_flush_chi1"]
-    elif chi == 1:
-        if quads:
-            return b["quads_chi2"]
-        if category == Category.STRAIGHT_FLUSH:
-            return b["straight_flush_chi2"]
-        if category == Category.FULL_HOUSE:
-            return b["full_house_chi2"]
-    elif category == Category.THREE_OF_A_KIND:
-        return b["trips_chi3"]
-    return 1
+    # Settlement's own table, so that pricing and paying can never disagree.
+    key = _BONUS_BY_CHI[chi].get(category)
+    return rules.bonus[key] if key is not None else 1
 
 
 # Per-opponent figures of one chi value: (score, P(win), P(lose), units lost | lose, bonus).
