@@ -42,9 +42,6 @@ BUCKET_SHIFT = 8
 DEFAULT_OPPONENTS = 3
 """Expected units are quoted against a full table: three opponents."""
 
-ALTERNATIVE_MARGIN = 1.0
-"""An alternative is "good" within this many expected units per opponent of the best."""
-
 # Categories whose five-card values have at most three tie-break ranks, so a bucket is exact.
 _EXACT5 = frozenset(
     {
@@ -278,6 +275,8 @@ class _Field:
 
 @lru_cache(maxsize=16)
 def _field(rules: Rules, opponents: int) -> _Field:
+    if not 1 <= opponents <= 3:
+        raise ValueError(f"a table has 1 to 3 opponents, got {opponents}")
     return _Field(rules, packaged_table(rules.name), opponents)
 
 
@@ -380,19 +379,8 @@ class _Search:
         self.order = order
         self.figures = (s2, w2, l2, lc2, b2, s3, w3, l3, lc3, b3)
 
-    def run(
-        self,
-        keep: int,
-        key: Callable[[int, int, int], Hashable],
-        margin: float = float("inf"),
-        top: float = float("-inf"),
-    ) -> list[_Candidate]:
-        """The best legal arrangement of each of the ``keep`` best distinct ``key`` classes.
-
-        Classes more than ``margin`` (units per opponent) below the best (at least ``top``,
-        if already known) are not wanted; the margin also lets the search stop much earlier
-        on weak hands.
-        """
+    def run(self, keep: int, key: Callable[[int, int, int], Hashable]) -> list[_Candidate]:
+        """The best legal arrangement of each of the ``keep`` best distinct ``key`` classes."""
         field = self.field
         v5, v3 = self.hand.v5, self.hand.v3
         s2, w2, l2, lc2, b2, s3, w3, l3, lc3, b3 = self.figures
@@ -400,7 +388,7 @@ class _Search:
         all_applies, others = field.all_applies, field.others
         extra_one, extra_all = field.extra_one, field.extra_all
         best: dict[Hashable, _Candidate] = {}
-        threshold = top - margin
+        threshold = float("-inf")
         for bound, scoop_bound, a, (base, w1, l1, lc1, b1) in self.order:
             if bound <= threshold:
                 break
@@ -432,12 +420,9 @@ class _Search:
                 held = best.get(k)
                 if held is None or ev > held[0]:
                     best[k] = (ev, a, b, c)
-                    top = max(top, ev)
-                    threshold = top - margin
                     if len(best) >= keep:
-                        kth = heapq.nlargest(keep, (h[0] for h in best.values()))[-1]
-                        threshold = max(threshold, kth)
-        return [h for h in heapq.nlargest(keep, best.values()) if h[0] >= top - margin]
+                        threshold = heapq.nlargest(keep, (h[0] for h in best.values()))[-1]
+        return heapq.nlargest(keep, best.values())
 
 
 def _by_categories(v1: int, v2: int, v3: int) -> Hashable:
@@ -519,16 +504,18 @@ def suggest(
     plan, not a kicker swap); when fewer plans exist they differ in some chi's strength.
     ``ev`` is expected units against ``opponents`` opponents. Never a foul.
     """
+    if n < 0:
+        raise ValueError(f"n is the number of alternatives, at least 0, got {n}")
     hand_cards = _checked(cards)
     field = _field(rules, opponents)
     hand = _Hand(hand_cards, rules.name)
     keep = n + 1
     search = _Search(hand, field)
-    found = search.run(keep, _by_categories, ALTERNATIVE_MARGIN)
+    found = search.run(keep, _by_categories)
     if len(found) < keep:
         # Fewer plans than asked: fill with arrangements that differ in some chi's value.
         seen = {_values(hand, m) for m in found}
-        more = search.run(keep + len(found), _by_values, ALTERNATIVE_MARGIN, found[0][0])
+        more = search.run(keep + len(found), _by_values)
         found += [m for m in more if _values(hand, m) not in seen]
         found = sorted(found, reverse=True)[:keep]
     out = [_suggestion(hand, field, cand, _claimed(hand, rules, cand)) for cand in found]

@@ -220,6 +220,20 @@ def test_auto_arrange_rejects_a_wrong_count_or_a_repeated_card() -> None:
         suggest([Card(0)] * 13, PORTAL)
 
 
+def test_n_counts_the_alternatives_and_opponents_scale_ev() -> None:
+    hand = cards("AS JS 9S 6S 4S KH TH 8H 5H 2H QC QD QH")
+    assert len(suggest(hand, PORTAL, n=0)) == 1
+    assert 2 <= len(suggest(hand, PORTAL, n=3)) <= 4
+    with pytest.raises(ValueError, match="at least 0"):
+        suggest(hand, PORTAL, n=-1)
+    with pytest.raises(ValueError, match="1 to 3 opponents"):
+        suggest(hand, PORTAL, opponents=4)
+    # Without scoops a two-player quote is a third of the full-table quote.
+    flat = PORTAL.with_overrides({"scoop_one": 1, "scoop_all": 1})
+    one, three = suggest(hand, flat, n=0, opponents=1)[0], suggest(hand, flat, n=0)[0]
+    assert one.ev * 3 == pytest.approx(three.ev)
+
+
 def test_naive_arrangement_takes_the_strongest_five_cards_first() -> None:
     hand = cards("AS KS QS JS TS 9H 9D 9C 2S 2D 3C 3H 4D")
     chi1, chi2, chi3 = naive_arrangement(hand, "portal")
