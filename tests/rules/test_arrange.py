@@ -16,7 +16,6 @@ from games.rules.arrange import (
     appraise,
     best_in_hindsight,
     naive_arrangement,
-    packaged_table,
     suggest,
     win_probability,
 )
@@ -24,7 +23,6 @@ from games.rules.cards import Card, parse_cards
 from games.rules.hands import Category, category_of, eval3, eval5, is_foul
 from games.rules.presets import Rules
 from games.rules.scoring import PlayerInput, Status, settle
-from games.rules.tables.build_winprob import scale_check
 
 PORTAL = Rules.preset("portal")
 CLASSIC = Rules.preset("classic")
@@ -240,13 +238,6 @@ def test_naive_arrangement_takes_the_strongest_five_cards_first() -> None:
     assert category_of(eval5(chi1, "portal")) is Category.STRAIGHT_FLUSH
     assert category_of(eval5(chi2, "portal")) is Category.FULL_HOUSE
     assert not is_foul(chi1, chi2, chi3)
-
-
-def test_the_packaged_table_was_built_on_the_current_hand_scale() -> None:
-    for preset in ("portal", "classic"):
-        table = packaged_table(preset)
-        assert table.scale_check == scale_check(preset)
-        assert all(sum(c for _, c in chi) == table.hands for chi in table.chi)
 
 
 # --- best in hindsight
