@@ -554,7 +554,12 @@ def _instant_arrangement(hand: _Hand, rules: Rules) -> tuple[InstantWin, _Candid
     its tie-break come from ``instant.find_instant`` (which also prefers a stronger
     arrangement-free kind of the same hand, if enabled).
     """
-    if not any(rules.instant_payout(kind) > 0 for kind in ARRANGEMENT_KINDS):
+    # Only kinds enabled and stronger than the hand's arrangement-free kind (if any) can
+    # change anything; often there is none and the search is skipped.
+    free = find_instant(hand.cards, rules)
+    kinds = list(rules.instant)
+    stronger = kinds[: kinds.index(free.kind)] if free is not None else kinds
+    if not any(k in ARRANGEMENT_KINDS and rules.instant_payout(k) > 0 for k in stronger):
         return None
     v5, v3 = hand.v5, hand.v3
     flushes, straights = [], []

@@ -204,6 +204,14 @@ def test_six_pairs_mark_every_suggestion_and_are_priced_as_the_payout() -> None:
         assert_legal(hand, s, "portal")
 
 
+def test_thirteen_spades_are_a_dragon_flush_on_every_suggestion() -> None:
+    # Three flushes are there too, but the stronger arrangement-free kind is what is paid.
+    hand = cards("2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS AS")
+    suggestions = suggest(hand, PORTAL)
+    assert [s.instant for s in suggestions] == ["dragon_flush"] * len(suggestions)
+    assert suggestions[0].ev == 3 * PORTAL.instant["dragon_flush"]
+
+
 def test_a_dragon_is_still_arranged_legally() -> None:
     hand = cards("2S 3C 4D 5H 6S 7C 8D 9H TS JC QD KH AS")
     for s in suggest(hand, PORTAL):
