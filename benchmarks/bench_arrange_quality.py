@@ -21,6 +21,7 @@ import random
 import statistics
 import sys
 import time
+from itertools import combinations
 from multiprocessing import Pool
 from pathlib import Path
 
@@ -38,8 +39,6 @@ CHUNK = 50
 
 def _strongest_then_strongest_fouls(hand: list[Card], preset: str) -> bool:
     """Would 'strongest chi 1, strongest chi 2 of the rest' be a foul (before any fix)?"""
-    from itertools import combinations
-
     ev5 = evaluator5(preset)
     chi1 = max(combinations(hand, 5), key=ev5)
     rest = [c for c in hand if c not in chi1]
@@ -133,10 +132,10 @@ def main() -> None:
     ranked = sorted(zip(quoted, realised, strict=True))
     fifth = len(ranked) // 5
     for q in range(5):
-        part = ranked[q * fifth : (q + 1) * fifth if q < 4 else len(ranked)]
+        group = ranked[q * fifth : (q + 1) * fifth if q < 4 else len(ranked)]
         print(
-            f"    quintile {q + 1}: quoted {statistics.fmean(p[0] for p in part):+6.2f}, "
-            f"won {statistics.fmean(p[1] for p in part):+6.2f}"
+            f"    quintile {q + 1}: quoted {statistics.fmean(g[0] for g in group):+6.2f}, "
+            f"won {statistics.fmean(g[1] for g in group):+6.2f}"
         )
     fixes = total["fixes"][0]
     print(f"  naive 'strongest then strongest' fouls needing the fix: {fixes:.0f} of {4 * n} hands")
