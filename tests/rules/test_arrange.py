@@ -309,3 +309,21 @@ def test_best_in_hindsight_finds_the_one_arrangement_that_beats_a_known_opponent
     assert sorted(hindsight.chi[2]) == sorted(cards("QC QD QH"))
     assert hindsight.win == (0.0, 0.0, 1.0)
     assert hindsight.ev == -1 - 2 + 3
+
+
+def test_best_in_hindsight_matches_settling_every_legal_arrangement() -> None:
+    mine, theirs, *_ = _deal(11)
+    opponent = PlayerInput("b", tuple(theirs), suggest(theirs, PORTAL, n=0)[0].chi)
+    best = float("-inf")
+    seen = set()
+    for chi1 in combinations(mine, 5):
+        rest = [c for c in mine if c not in chi1]
+        for chi2 in combinations(rest, 5):
+            chi3 = tuple(c for c in rest if c not in chi2)
+            values = (eval5(chi1, "portal"), eval5(chi2, "portal"), eval3(chi3))
+            if not values[0] >= values[1] >= values[2] or values in seen:
+                continue
+            seen.add(values)
+            me = PlayerInput("a", tuple(mine), (chi1, chi2, chi3))
+            best = max(best, _units(PORTAL, me, [opponent]))
+    assert best_in_hindsight(mine, [opponent], PORTAL).ev == best
