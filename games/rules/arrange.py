@@ -30,7 +30,7 @@ from games.rules.errors import ArrangementError, CardError
 from games.rules.hands import CATEGORY_SHIFT, Category, eval3, evaluator5
 from games.rules.instant import ARRANGEMENT_KINDS, InstantWin, find_instant
 from games.rules.presets import Rules
-from games.rules.scoring import _BONUS_BY_CHI, PlayerInput, Status, settle
+from games.rules.scoring import BONUS_BY_CHI, PlayerInput, Status, settle
 
 Chi = tuple[Card, ...]
 Buckets = tuple[tuple[int, int], ...]
@@ -156,7 +156,7 @@ def packaged_table(preset: str) -> WinTable:
 def chi_bonus(rules: Rules, chi: int, category: Category) -> int:
     """Units paid for winning chi ``chi`` (0, 1, 2) with a hand of ``category`` (section 5)."""
     # Settlement's own table, so that pricing and paying can never disagree.
-    key = _BONUS_BY_CHI[chi].get(category)
+    key = BONUS_BY_CHI[chi].get(category)
     return rules.bonus[key] if key is not None else 1
 
 
