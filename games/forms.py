@@ -23,7 +23,7 @@ RULE_HELP = {
     ),
     "arrange_seconds": _(
         "Seconds everyone has to arrange their 13 cards (30–180). "
-        "If everyone presses Xong earlier, the showdown starts at once."
+        "If everyone presses Done earlier, the showdown starts at once."
     ),
     "reveal_seconds": _("Seconds each chi stays on screen during the showdown (2–10)."),
     "scoop_one": _(

@@ -90,3 +90,11 @@ def get(mapping: Any, key: Any) -> Any:
         return mapping.get(key) if hasattr(mapping, "get") else None
     except TypeError:
         return None
+
+
+@register.filter
+def absolute(value: Any) -> Any:
+    try:
+        return abs(int(value))
+    except (TypeError, ValueError):
+        return value

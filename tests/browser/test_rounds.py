@@ -107,7 +107,9 @@ def wait_text(page: Any, selector: str, pattern: str) -> None:
 
 def statement_sum(page: Any, base: str, round_id: int) -> int:
     page.goto(f"{base}/ledger/statement/?round={round_id}")
-    deltas = page.eval_on_selector_all("#statement tbody tr", "rows => rows.map(r => r.dataset.delta)")
+    deltas = page.eval_on_selector_all(
+        "#statement tbody tr", "rows => rows.map(r => r.dataset.delta)"
+    )
     assert deltas, "the round has no transfers in the statement"
     return sum(int(d) for d in deltas)
 
@@ -167,7 +169,9 @@ def test_three_players_play_two_rounds_on_laptop_and_phone(pages, shoot) -> None
     chi.goto(table_url)
     chi.click("#sit-button")
     an.wait_for_selector("#start-button")
-    an.wait_for_function("document.querySelectorAll('#opponents .seat:not(.seat-empty)').length === 2")
+    an.wait_for_function(
+        "document.querySelectorAll('#opponents .seat:not(.seat-empty)').length === 2"
+    )
     an.click("#start-button")
 
     # --- round 1: three ways to arrange -------------------------------------------------------
@@ -226,7 +230,8 @@ def test_three_players_play_two_rounds_on_laptop_and_phone(pages, shoot) -> None
     binh_result = summary_row(binh)
     chi_result = summary_row(chi)
     assert an_result["xu"] + binh_result["xu"] + chi_result["xu"] == 0
-    wait_text(an, ".site-header [data-balance]", "^" + f"{an_result['balance']:,}".replace(",", ".") + "$")
+    shown = f"{an_result['balance']:,}".replace(",", ".")  # 10.200 in Vietnamese
+    wait_text(an, ".site-header [data-balance]", f"^{shown}$")
 
     # The summary agrees with the ledger: the round's postings add up to the result.
     ledger = an.context.new_page()
@@ -274,7 +279,7 @@ def test_three_players_play_two_rounds_on_laptop_and_phone(pages, shoot) -> None
     an.wait_for_selector("#summary:visible", timeout=30_000)
     round2 = round_id_of(an)
     assert round2 != round1
-    left = an.locator("#summary tbody tr").filter(has_text="Chi")
+    left = an.locator("#summary tbody tr[data-status='left']")
     assert int(left.get_attribute("data-xu")) < 0, "leaving forfeits every chi"
     ledger = an.context.new_page()
     assert statement_sum(ledger, base, round2) == summary_row(an)["xu"]

@@ -8,6 +8,8 @@
 //    the focused card) to a chi, 0 or Backspace back to the tray, S swaps two selected cards.
 import { byRank, bySuit, cardElement } from "./cards.js";
 
+const { gettext } = window;
+
 export const CAPACITY = { 1: 5, 2: 5, 3: 3, tray: 13 };
 const PLACES = ["1", "2", "3", "tray"];
 
@@ -84,12 +86,11 @@ export class Arrangement {
  * `say(text)` announces a short message (status line / screen readers).
  */
 export class ArrangeBoard {
-  constructor({ rows, tray, labels, onChange, say, t }) {
+  constructor({ rows, labels, onChange, say }) {
     this.rowEls = rows; // {1: el, 2: el, 3: el, tray: el}
     this.labels = labels; // buttons that move the selection to a place
     this.onChange = onChange;
     this.say = say;
-    this.t = t;
     this.arrangement = null;
     this.selected = new Set();
     this.locked = false;
@@ -191,13 +192,13 @@ export class ArrangeBoard {
     if (this.locked || !this.arrangement) return;
     const moving = cards || [...this.selected];
     if (!moving.length) {
-      this.say(this.t("Select one or more cards first."));
+      this.say(gettext("Select one or more cards first."));
       return;
     }
     if (!this.arrangement.move(moving, place)) {
       const room = this.arrangement.room(place);
-      const name = place === "tray" ? this.t("the unplaced cards") : interpolate(this.t("chi %s"), [place]);
-      this.say(interpolate(this.t("Not enough room in %(place)s: %(room)s free."), { place: name, room }, true));
+      const name = place === "tray" ? gettext("the unplaced cards") : window.interpolate(gettext("chi %s"), [place]);
+      this.say(window.interpolate(gettext("Not enough room in %(place)s: %(room)s free."), { place: name, room }, true));
       return;
     }
     this.selected.clear();

@@ -1,7 +1,7 @@
 // The live lobby: the table list over ws/lobby/, filtered in place.
 import { Live } from "./live.js";
 
-const t = (text) => window.gettext(text);
+const { gettext } = window;
 const LANG = document.documentElement.lang || "vi";
 const number = new Intl.NumberFormat(LANG === "en" ? "en-US" : "vi-VN");
 const list = document.getElementById("table-list");
@@ -14,8 +14,8 @@ const filters = {
   free: document.getElementById("filter-free"),
 };
 const tables = new Map();
-const STATES = { playing: () => t("Playing"), starting: () => t("Starting"), waiting: () => t("Waiting") };
-const PRESETS = { portal: () => t("Portal"), classic: () => t("Classic") };
+const STATES = { playing: () => gettext("Playing"), starting: () => gettext("Starting"), waiting: () => gettext("Waiting") };
+const PRESETS = { portal: () => gettext("Portal"), classic: () => gettext("Classic") };
 
 function matches(row) {
   const [low, high] = (filters.stake.value || "0-").split("-").map((x) => (x === "" ? Infinity : Number(x)));
@@ -50,14 +50,14 @@ function item(row) {
     div.append(dt, dd);
     facts.append(div);
   };
-  fact(t("Stake"), `${number.format(row.stake)} xu`);
-  fact(t("Players"), `${row.taken}/${row.seats}`);
-  fact(t("Rules"), (PRESETS[row.preset] || PRESETS.portal)());
+  fact(gettext("Stake"), `${number.format(row.stake)} xu`);
+  fact(gettext("Players"), `${row.taken}/${row.seats}`);
+  fact(gettext("Rules"), (PRESETS[row.preset] || PRESETS.portal)());
   li.append(link, facts);
   if (row.min_balance > balance) {
     const note = document.createElement("p");
     note.className = "muted small";
-    note.textContent = window.interpolate(t("You need %(x)s xu to sit here."), { x: number.format(row.min_balance) }, true);
+    note.textContent = window.interpolate(gettext("You need %(x)s xu to sit here."), { x: number.format(row.min_balance) }, true);
     li.append(note);
   }
   return li;
@@ -86,7 +86,7 @@ const live = new Live("/ws/lobby/", {
     }
   },
   onStatus(state) {
-    status.textContent = state === "open" ? t("Table list is live.") : t("Connection lost. Reconnecting…");
+    status.textContent = state === "open" ? gettext("Table list is live.") : gettext("Connection lost. Reconnecting…");
   },
 });
 live.connect();

@@ -6,9 +6,9 @@ import { eval3, eval5, findInstant, handName, instantName, isFoul } from "./hand
 import { Arrangement, ArrangeBoard } from "./arrange.js";
 import { Live } from "./live.js";
 
-const t = (text) => window.gettext(text);
-const tf = (text, values) => window.interpolate(window.gettext(text), values, true);
-const tn = (one, many, n, values) => window.interpolate(window.ngettext(one, many, n), values, true);
+// Django's JavaScript catalog (/jsi18n/) defines gettext, ngettext and interpolate.
+const { gettext, ngettext } = window;
+const fmt = (text, values) => window.interpolate(text, values, true);
 const LANG = document.documentElement.lang || "vi";
 const number = new Intl.NumberFormat(LANG === "en" ? "en-US" : "vi-VN");
 const xu = (n) => `${n < 0 ? "−" : ""}${number.format(Math.abs(n))}`;
@@ -58,7 +58,6 @@ const board = new ArrangeBoard({
     renderCenter();
   },
   say: (text) => toast(text),
-  t,
 });
 
 const draftKey = (roundId) => `maubinh:draft:${config.table}:${roundId}`;
@@ -142,10 +141,10 @@ const live = new Live(config.ws, {
       banner.hidden = true;
     } else if (status === "gone") {
       banner.hidden = false;
-      $("reconnect-text").textContent = detail === 4401 ? t("You are logged out. Log in again to play.") : t("This table no longer exists.");
+      $("reconnect-text").textContent = detail === 4401 ? gettext("You are logged out. Log in again to play.") : gettext("This table no longer exists.");
     } else {
       banner.hidden = false;
-      $("reconnect-text").textContent = t("Connection lost. Reconnecting…");
+      $("reconnect-text").textContent = gettext("Connection lost. Reconnecting…");
     }
     renderActions();
   },
@@ -194,8 +193,8 @@ const EVENTS = {
     state.seats = state.seats.filter((s) => s.position !== e.position);
     if (e.user === config.user) {
       state.you.seated = false;
-      if (e.reason === "away") toast(t("You were away, so you were stood up. Sit down again to play."));
-      if (e.reason === "balance_too_low") toast(t("Your balance is below this table's minimum, so you were stood up."));
+      if (e.reason === "away") toast(gettext("You were away, so you were stood up. Sit down again to play."));
+      if (e.reason === "balance_too_low") toast(gettext("Your balance is below this table's minimum, so you were stood up."));
     }
   },
   presence(e) {
@@ -293,8 +292,8 @@ function setHeaderBalance(balance) {
 
 async function send(message) {
   const reply = await live.request(message);
-  if (reply.type === "error" && reply.code === "disconnected") showError(t("Not connected. Reconnecting…"));
-  else if (reply.type === "error" && reply.code === "timeout") showError(t("The server did not answer. Please try again."));
+  if (reply.type === "error" && reply.code === "disconnected") showError(gettext("Not connected. Reconnecting…"));
+  else if (reply.type === "error" && reply.code === "timeout") showError(gettext("The server did not answer. Please try again."));
   return reply;
 }
 
@@ -308,7 +307,7 @@ async function submit({ auto = false } = {}) {
   if (reply.type === "ok") {
     const mine = myRound();
     if (mine) mine.arrangement = chi;
-    toast(auto ? t("Time is nearly up: your arrangement was sent.") : t("Sent. You can still change it until the time is up."));
+    toast(auto ? gettext("Time is nearly up: your arrangement was sent.") : gettext("Sent. You can still change it until the time is up."));
   }
   render();
 }
@@ -339,20 +338,20 @@ async function loadSuggestions() {
   if (!state.round) return;
   const box = $("suggestions");
   box.hidden = false;
-  box.replaceChildren(el("p", "muted", t("Looking for the best arrangements…")));
+  box.replaceChildren(el("p", "muted", gettext("Looking for the best arrangements…")));
   $("suggest").disabled = true;
   try {
     const url = config.suggest.replace("/0/", `/${state.round.id}/`);
     const response = await fetch(url, { headers: { Accept: "application/json" }, credentials: "same-origin" });
     const data = await response.json();
     if (!response.ok) {
-      box.replaceChildren(el("p", "error", data.message || t("No suggestions right now.")));
+      box.replaceChildren(el("p", "error", data.message || gettext("No suggestions right now.")));
       return;
     }
     state.suggestions = data.suggestions;
     renderSuggestions();
   } catch {
-    box.replaceChildren(el("p", "error", t("No suggestions right now.")));
+    box.replaceChildren(el("p", "error", gettext("No suggestions right now.")));
   } finally {
     $("suggest").disabled = !canArrange();
   }
@@ -367,32 +366,32 @@ function renderSuggestions() {
     return;
   }
   box.hidden = false;
-  const heading = el("h3", "", t("Suggestions"));
+  const heading = el("h3", "", gettext("Suggestions"));
   const items = el("ol", "suggestion-list");
   list.forEach((s, index) => {
     const li = el("li");
     const button = el("button", "suggestion");
     button.type = "button";
     button.dataset.index = String(index);
-    const title = el("span", "suggestion-title", tf("Suggestion %(n)s", { n: index + 1 }));
+    const title = el("span", "suggestion-title", fmt(gettext("Suggestion %(n)s"), { n: index + 1 }));
     button.append(title);
-    if (s.instant) button.append(el("span", "badge gold", tf("Mậu binh: %(name)s", { name: instantName(s.instant) })));
+    if (s.instant) button.append(el("span", "badge gold", fmt(gettext("Mậu binh: %(name)s"), { name: instantName(s.instant) })));
     s.chi.forEach((part, i) => {
       const line = el("span", "suggestion-chi");
-      line.append(el("b", "", tf("Chi %(n)s", { n: i + 1 })));
+      line.append(el("b", "", fmt(gettext("Chi %(n)s"), { n: i + 1 })));
       const cards = el("span", "mini-cards");
       for (const code of part) cards.append(cardElement(code, { size: "xs" }));
       line.append(cards);
       const v = i < 2 ? eval5(part, tableRules.preset) : eval3(part);
       line.append(el("span", "suggestion-name", handName(v)));
-      line.append(el("span", "suggestion-win", tf("%(p)s%% win", { p: Math.round(s.win[i] * 100) })));
+      line.append(el("span", "suggestion-win", fmt(gettext("%(p)s%% win"), { p: Math.round(s.win[i] * 100) })));
       button.append(line);
     });
     button.addEventListener("click", () => {
       board.arrangement.apply(s.chi);
       board.selected.clear();
       board.changed("suggestion");
-      toast(t("Suggestion applied. Press Xong to send it."));
+      toast(gettext("Suggestion applied. Press Done to send it."));
       $("submit").focus();
     });
     li.append(button);
@@ -421,21 +420,21 @@ $("leave-dialog").addEventListener("close", async () => {
 function leaveCost() {
   const round = state.round;
   const stake = state.info ? state.info.stake : 0;
-  if (!state.you.seated) return t("You are watching; leaving costs nothing.");
-  if (!round || !amPlaying() || round.state === "settled") return t("No round is being played: leaving now costs nothing.");
+  if (!state.you.seated) return gettext("You are watching; leaving costs nothing.");
+  if (!round || !amPlaying() || round.state === "settled") return gettext("No round is being played: leaving now costs nothing.");
   const opponents = round.players.filter((p) => p.position !== round.you.position && p.status === "playing").length;
   const mine = round.players.find((p) => p.position === round.you.position);
   const hold = mine ? mine.hold : 0;
   if (round.state === "arranging") {
-    return tf(
-      "The round is being played. Leaving now forfeits all three chi to each of your %(n)s opponent(s): you lose at least %(min)s xu, and bonuses can make it more (never more than the %(hold)s xu held for this round).",
+    return fmt(
+      gettext("The round is being played. Leaving now forfeits all three chi to each of your %(n)s opponent(s): you lose at least %(min)s xu, and bonuses can make it more (never more than the %(hold)s xu held for this round)."),
       { n: opponents, min: xu(3 * stake * opponents), hold: xu(hold) },
     );
   }
   const left = 3 - (round.revealed || 0);
-  if (left <= 0) return t("The showdown is almost over: leaving now changes nothing in this round's result.");
-  return tf(
-    "The showdown has started. Leaving now forfeits the %(left)s chi not yet revealed to each opponent (at most the %(hold)s xu held for this round).",
+  if (left <= 0) return gettext("The showdown is almost over: leaving now changes nothing in this round's result.");
+  return fmt(
+    gettext("The showdown has started. Leaving now forfeits the %(left)s chi not yet revealed to each opponent (at most the %(hold)s xu held for this round)."),
     { left, hold: xu(hold) },
   );
 }
@@ -455,7 +454,7 @@ $("seed-form").addEventListener("submit", async (event) => {
   const seed = $("client-seed").value.trim();
   if (!seed) return;
   const reply = await send({ type: "client_seed", seed });
-  if (reply.type === "ok") toast(t("Your client seed will be used in the next deal."));
+  if (reply.type === "ok") toast(gettext("Your client seed will be used in the next deal."));
 });
 
 // --- rendering ------------------------------------------------------------------------------------
@@ -486,11 +485,11 @@ function roundPlayer(position) {
 
 function seatStatus(seat, player) {
   const round = state.round;
-  if (!seat.online) return ["away", t("Disconnected")];
-  if (!player || !round || round.state === "settled" || round.state === "cancelled") return ["idle", t("Waiting")];
-  if (player.status === "left") return ["left", t("Left")];
-  if (round.state === "arranging") return player.submitted ? ["done", t("Done")] : ["busy", t("Arranging")];
-  return ["show", t("Showdown")];
+  if (!seat.online) return ["away", gettext("Disconnected")];
+  if (!player || !round || round.state === "settled" || round.state === "cancelled") return ["idle", gettext("Waiting")];
+  if (player.status === "left") return ["left", gettext("Left")];
+  if (round.state === "arranging") return player.submitted ? ["done", gettext("Done")] : ["busy", gettext("Arranging")];
+  return ["show", gettext("Showdown")];
 }
 
 function renderSeats() {
@@ -504,19 +503,19 @@ function renderSeats() {
     node.dataset.position = String(position);
     if (!seat) {
       node.classList.add("seat-empty");
-      node.setAttribute("aria-label", tf("Seat %(n)s: free", { n: position + 1 }));
+      node.setAttribute("aria-label", fmt(gettext("Seat %(n)s: free"), { n: position + 1 }));
       if (!state.you.seated) {
-        const sit = el("button", "button gold sit", t("Sit here"));
+        const sit = el("button", "button gold sit", gettext("Sit here"));
         sit.type = "button";
         sit.addEventListener("click", () => send({ type: "sit", position }));
         node.append(sit);
       } else {
-        node.append(el("span", "muted", t("Free seat")));
+        node.append(el("span", "muted", gettext("Free seat")));
       }
       box.append(node);
       return;
     }
-    node.setAttribute("aria-label", tf("Seat %(n)s: %(name)s", { n: position + 1, name: seat.name }));
+    node.setAttribute("aria-label", fmt(gettext("Seat %(n)s: %(name)s"), { n: position + 1, name: seat.name }));
     node.append(seatHead(seat, roundPlayer(position)));
     node.append(seatHand(position));
     box.append(node);
@@ -565,11 +564,11 @@ function seatHand(position) {
     } else {
       for (let k = 0; k < count; k++) cards.append(cardElement("", { size: "xs", faceDown: true }));
       line.append(cards);
-      if (shown && !shown.hand) line.append(el("span", "hand-name muted", player.status === "left" ? t("Left") : t("No arrangement")));
+      if (shown && !shown.hand) line.append(el("span", "hand-name muted", player.status === "left" ? gettext("Left") : gettext("No arrangement")));
     }
     wrap.append(line);
   });
-  if (reveal && reveal.fouls.includes(position)) wrap.append(el("span", "badge danger", t("Binh lủng")));
+  if (reveal && reveal.fouls.includes(position)) wrap.append(el("span", "badge danger", gettext("Binh lủng")));
   return wrap;
 }
 
@@ -601,10 +600,10 @@ function playerDelta(position) {
 function nameOf(position) {
   const p = roundPlayer(position);
   const seat = state.seats.find((s) => (p ? s.user === p.user : s.position === position));
-  if (p && p.user === config.user) return t("You");
+  if (p && p.user === config.user) return gettext("You");
   if (seat) return seat.name;
   const row = state.round && state.round.summary && state.round.summary.players.find((r) => r.position === position);
-  return row ? row.name : tf("Seat %(n)s", { n: position + 1 });
+  return row ? row.name : fmt(gettext("Seat %(n)s"), { n: position + 1 });
 }
 
 function renderMe() {
@@ -614,8 +613,8 @@ function renderMe() {
   const section = $("me");
   section.classList.toggle("spectator", !mine);
   if (!mine) {
-    head.append(el("p", "muted", state.seats.length >= (state.info ? state.info.seats : 4) ? t("The table is full; you are watching.") : t("You are watching. Choose a free seat to play.")));
-    const sit = el("button", "button gold", t("Sit down"));
+    head.append(el("p", "muted", state.seats.length >= (state.info ? state.info.seats : 4) ? gettext("The table is full; you are watching.") : gettext("You are watching. Choose a free seat to play.")));
+    const sit = el("button", "button gold", gettext("Sit down"));
     sit.type = "button";
     sit.id = "sit-button";
     sit.disabled = state.info && state.seats.length >= state.info.seats;
@@ -649,26 +648,25 @@ function renderArrangeInfo() {
   const chi = a.chi;
   const values = rowValues(chi);
   values.forEach((v, i) => {
-    $(`row-${i + 1}-hand`).textContent = v === null ? tf("%(n)s more", { n: a.room(String(i + 1)) }) : handName(v);
+    $(`row-${i + 1}-hand`).textContent = v === null ? fmt(gettext("%(n)s more"), { n: a.room(String(i + 1)) }) : handName(v);
   });
   const foul = (values[0] !== null && values[1] !== null && values[1] > values[0]) || (values[1] !== null && values[2] !== null && values[2] > values[1]);
   warning.hidden = !foul;
   me.classList.toggle("is-foul", foul);
   if (foul) {
     $("foul-text").textContent = values[1] !== null && values[0] !== null && values[1] > values[0]
-      ? t("Chi 2 is stronger than chi 1: this arrangement loses every chi. Swap them or rearrange.")
-      : t("Chi 3 is stronger than chi 2: this arrangement loses every chi. Rearrange before the time is up.");
+      ? gettext("Chi 2 is stronger than chi 1: this arrangement loses every chi. Swap them or rearrange.")
+      : gettext("Chi 3 is stronger than chi 2: this arrangement loses every chi. Rearrange before the time is up.");
   }
   const kind = findInstant(a.cards, state.info ? state.info.rules : tableRules, a.complete ? chi : null);
   instantBox.hidden = !kind;
   if (kind) {
     const payout = (state.info ? state.info.rules : tableRules).instant[kind];
     instantBox.replaceChildren(
-      el("strong", "", tf("Mậu binh: %(name)s!", { name: instantName(kind) })),
-      el("span", "", tn(
+      el("strong", "", fmt(gettext("Mậu binh: %(name)s!"), { name: instantName(kind) })),
+      el("span", "", fmt(ngettext(
         "You win %(units)s chi from every opponent at the showdown, before any chi is compared.",
-        "You win %(units)s chi from every opponent at the showdown, before any chi is compared.",
-        payout, { units: payout },
+        "You win %(units)s chi from every opponent at the showdown, before any chi is compared.", payout), { units: payout },
       )),
     );
   }
@@ -682,9 +680,9 @@ function renderActions() {
   const submit = $("submit");
   submit.disabled = !arranging || !a || !a.complete || state.submitting || !state.connected;
   const sent = mine && mine.arrangement;
-  submit.textContent = sent && isDirty() ? t("Xong (send changes)") : sent ? t("Sent ✓") : t("Xong");
+  submit.textContent = sent && isDirty() ? gettext("Done: send changes") : sent ? gettext("Sent ✓") : gettext("Done");
   if (sent && !isDirty()) submit.disabled = true;
-  $("actions").hidden = !a;
+  $("actions").hidden = !a || !(state.round && state.round.state === "arranging" && amPlaying());
   $("arrange-hint").hidden = !arranging;
   $("rows").parentElement.classList.toggle("locked", !arranging);
 }
@@ -700,51 +698,49 @@ function renderCenter() {
   if (round && round.state === "arranging") {
     const mine = myRound();
     const waiting = round.players.filter((p) => p.status === "playing" && !p.submitted).length;
-    title.textContent = tf("Round %(n)s: arrange your cards", { n: round.number });
+    title.textContent = fmt(gettext("Round %(n)s: arrange your cards"), { n: round.number });
     if (!mine) {
-      title.textContent = tf("Round %(n)s: players are arranging", { n: round.number });
-      next.textContent = t("The showdown starts when everyone is done or the time is up.");
+      title.textContent = fmt(gettext("Round %(n)s: players are arranging"), { n: round.number });
+      next.textContent = gettext("The showdown starts when everyone is done or the time is up.");
     } else if (mine.status === "left") {
-      next.textContent = t("You left this round; its result will show when it ends.");
+      next.textContent = gettext("You left this round; its result will show when it ends.");
     } else if (!board.arrangement || !board.arrangement.complete) {
       const left = board.arrangement ? board.arrangement.places.tray.length : 13;
-      next.textContent = tn(
-        "Place %(n)s more card: chi 1 strongest, chi 3 weakest. Then press Xong.",
-        "Place %(n)s more cards: chi 1 strongest, chi 3 weakest. Then press Xong.",
-        left, { n: left },
+      next.textContent = fmt(ngettext(
+        "Place %(n)s more card: chi 1 strongest, chi 3 weakest. Then press Done.",
+        "Place %(n)s more cards: chi 1 strongest, chi 3 weakest. Then press Done.", left), { n: left },
       );
     } else if (!mine.arrangement || isDirty()) {
-      next.textContent = t("Press Xong to send your arrangement. When the time is up, what you have arranged is sent for you.");
+      next.textContent = gettext("Press Done to send your arrangement. When the time is up, what you have arranged is sent for you.");
     } else {
-      next.textContent = tn(
+      next.textContent = fmt(ngettext(
         "Sent. Waiting for %(n)s player; you can still change your cards.",
-        "Sent. Waiting for %(n)s players; you can still change your cards.",
-        waiting, { n: waiting },
+        "Sent. Waiting for %(n)s players; you can still change your cards.", waiting), { n: waiting },
       );
     }
   } else if (round && round.state === "showdown") {
     const r = round.revealed;
-    title.textContent = r === 0 ? t("Mậu binh!") : tf("Showdown: chi %(n)s", { n: r });
-    next.textContent = r < 3 ? tf("Chi %(n)s next.", { n: r + 1 }) : t("The results come next.");
+    title.textContent = r === 0 ? gettext("Mậu binh!") : fmt(gettext("Showdown: chi %(n)s"), { n: r });
+    next.textContent = r < 3 ? fmt(gettext("Chi %(n)s next."), { n: r + 1 }) : gettext("The results come next.");
   } else if (round && round.state === "settled") {
-    title.textContent = tf("Round %(n)s is over", { n: round.number });
-    next.textContent = state.startAt ? t("The next round starts soon.") : seated < 2 ? t("Waiting for players for the next round.") : "";
+    title.textContent = fmt(gettext("Round %(n)s is over"), { n: round.number });
+    next.textContent = state.startAt ? gettext("The next round starts soon.") : seated < 2 ? gettext("Waiting for players for the next round.") : "";
   } else if (state.startAt) {
-    title.textContent = t("The round is about to start");
-    next.textContent = t("Cards are dealt when the clock runs out.");
+    title.textContent = gettext("The round is about to start");
+    next.textContent = gettext("Cards are dealt when the clock runs out.");
   } else if (!state.you.seated) {
-    title.textContent = t("Take a seat to play");
-    next.textContent = t("Pick a free seat; the round starts when two players are seated.");
+    title.textContent = gettext("Take a seat to play");
+    next.textContent = gettext("Pick a free seat; the round starts when two players are seated.");
   } else if (seated < 2) {
-    title.textContent = t("Waiting for another player");
-    next.textContent = t("The round starts a few seconds after a second player sits down.");
+    title.textContent = gettext("Waiting for another player");
+    next.textContent = gettext("The round starts a few seconds after a second player sits down.");
   } else {
-    title.textContent = t("Ready");
-    next.textContent = isHost ? t("Press Start to deal now.") : t("Waiting for the host to start.");
+    title.textContent = gettext("Ready");
+    next.textContent = isHost ? gettext("Press Start to deal now.") : gettext("Waiting for the host to start.");
   }
   const canStart = isHost && seated >= 2 && (!round || round.state === "settled" || round.state === "cancelled");
   if (canStart) {
-    const start = el("button", "button gold", t("Start"));
+    const start = el("button", "button gold", gettext("Start"));
     start.type = "button";
     start.id = "start-button";
     start.addEventListener("click", () => send({ type: "start" }));
@@ -785,7 +781,7 @@ function tick() {
     clock.classList.toggle("urgent", left < 10000 && state.round && state.round.state === "arranging");
     const seconds = Math.ceil(left / 1000);
     $("clock-text").textContent = String(seconds);
-    clock.setAttribute("aria-label", tn("%(n)s second left", "%(n)s seconds left", seconds, { n: seconds }));
+    clock.setAttribute("aria-label", fmt(ngettext("%(n)s second left", "%(n)s seconds left", seconds), { n: seconds }));
   }
   maybeAutoSubmit();
   if (state.round && state.round.state === "arranging" && !canArrange() && !board.locked && board.arrangement) {
@@ -826,7 +822,7 @@ document.addEventListener("visibilitychange", () => {
 function announceShowdown(reveal) {
   state.suggestions = null;
   renderSuggestions();
-  if (reveal.instants.length) toast(t("Mậu binh! Instant wins are settled first."));
+  if (reveal.instants.length) toast(gettext("Mậu binh! Instant wins are settled first."));
 }
 
 function renderStage() {
@@ -845,8 +841,8 @@ function renderStage() {
   steps.hidden = false;
   steps.replaceChildren();
   const stepList = [];
-  if (reveal.instants.length) stepList.push([0, t("Mậu binh")]);
-  stepList.push([1, tf("Chi %(n)s", { n: 1 })], [2, tf("Chi %(n)s", { n: 2 })], [3, tf("Chi %(n)s", { n: 3 })], [4, t("Summary")]);
+  if (reveal.instants.length) stepList.push([0, gettext("Mậu binh")]);
+  stepList.push([1, fmt(gettext("Chi %(n)s"), { n: 1 })], [2, fmt(gettext("Chi %(n)s"), { n: 2 })], [3, fmt(gettext("Chi %(n)s"), { n: 3 })], [4, gettext("Summary")]);
   const current = settled ? 4 : reveal.revealed;
   for (const [n, label] of stepList) {
     const li = el("li", n < current ? "done" : n === current ? "current" : "", label);
@@ -867,7 +863,7 @@ function renderStage() {
 
 function instantPanel(reveal) {
   const panel = el("div", "stage-panel instant-panel");
-  panel.append(el("h3", "", t("Mậu binh (instant win)")));
+  panel.append(el("h3", "", gettext("Mậu binh (instant win)")));
   if (!reveal.instants.length) return panel;
   for (const win of reveal.instants) {
     const line = el("div", "instant-line");
@@ -881,40 +877,40 @@ function instantPanel(reveal) {
   const stake = state.info.stake;
   for (const pair of reveal.instant_pairs) {
     if (pair.units === 0) {
-      list.append(el("li", "", tf("%(a)s and %(b)s: tie", { a: nameOf(pair.a), b: nameOf(pair.b) })));
+      list.append(el("li", "", fmt(gettext("%(a)s and %(b)s: tie"), { a: nameOf(pair.a), b: nameOf(pair.b) })));
       continue;
     }
     const [winner, loser] = pair.units > 0 ? [pair.a, pair.b] : [pair.b, pair.a];
-    list.append(el("li", "", tf("%(w)s wins %(x)s xu from %(l)s", { w: nameOf(winner), l: nameOf(loser), x: xu(Math.abs(pair.units) * stake) })));
+    list.append(el("li", "", fmt(gettext("%(w)s wins %(x)s xu from %(l)s"), { w: nameOf(winner), l: nameOf(loser), x: xu(Math.abs(pair.units) * stake) })));
   }
   panel.append(list);
   return panel;
 }
 
 function reasonText(pair) {
-  if (pair.bonus) return tf("%(name)s ×%(units)s", { name: BONUS_NAMES[pair.bonus] || pair.bonus, units: Math.abs(pair.units) });
-  return { foul: t("binh lủng"), forfeit: t("left the table"), tie: t("tie"), both_out: t("both out") }[pair.reason] || "";
+  if (pair.bonus) return fmt(gettext("%(name)s ×%(units)s"), { name: BONUS_NAMES[pair.bonus] || pair.bonus, units: Math.abs(pair.units) });
+  return { foul: gettext("binh lủng"), forfeit: gettext("left the table"), tie: gettext("tie"), both_out: gettext("both out") }[pair.reason] || "";
 }
 
 function chiPanel(reveal, n) {
   const chi = reveal.chi[n - 1];
   const panel = el("div", "stage-panel");
-  panel.append(el("h3", "", tf("Chi %(n)s", { n })));
+  panel.append(el("h3", "", fmt(gettext("Chi %(n)s"), { n })));
   const list = el("ul", "pair-list");
   for (const pair of chi.pairs) {
     const li = el("li");
     if (!pair.winner && pair.winner !== 0) {
-      li.textContent = tf("%(a)s – %(b)s: tie", { a: nameOf(pair.a), b: nameOf(pair.b) });
+      li.textContent = fmt(gettext("%(a)s – %(b)s: tie"), { a: nameOf(pair.a), b: nameOf(pair.b) });
     } else {
       const loser = pair.winner === pair.a ? pair.b : pair.a;
-      li.append(el("span", "", tf("%(w)s beats %(l)s", { w: nameOf(pair.winner), l: nameOf(loser) })));
+      li.append(el("span", "", fmt(gettext("%(w)s beats %(l)s"), { w: nameOf(pair.winner), l: nameOf(loser) })));
       li.append(el("b", "amount", ` ${xu(Math.abs(pair.xu))} xu`));
       const why = reasonText(pair);
       if (why) li.append(el("span", "why", ` (${why})`));
     }
     if (n === 3) {
       const scoop = scoopOf(reveal, pair.a, pair.b);
-      if (scoop !== null) li.append(el("span", "badge danger", tf("sập 3 chi: %(name)s", { name: nameOf(scoop) })));
+      if (scoop !== null) li.append(el("span", "badge danger", fmt(gettext("sập 3 chi: %(name)s"), { name: nameOf(scoop) })));
     }
     list.append(li);
   }
@@ -961,17 +957,17 @@ function renderSummary(focus) {
   const summary = round.summary;
   const me = summary.players.find((p) => p.user === config.user);
   box.replaceChildren();
-  const heading = el("h2", "", tf("Round %(n)s: results", { n: summary.number }));
+  const heading = el("h2", "", fmt(gettext("Round %(n)s: results"), { n: summary.number }));
   heading.id = "summary-title";
   box.append(heading);
   if (me) {
     const big = el("p", `result-big ${me.xu > 0 ? "win" : me.xu < 0 ? "lose" : "even"}`);
-    big.textContent = me.xu > 0 ? tf("You won %(x)s xu", { x: xu(me.xu) }) : me.xu < 0 ? tf("You lost %(x)s xu", { x: xu(-me.xu) }) : t("You broke even");
+    big.textContent = me.xu > 0 ? fmt(gettext("You won %(x)s xu"), { x: xu(me.xu) }) : me.xu < 0 ? fmt(gettext("You lost %(x)s xu"), { x: xu(-me.xu) }) : gettext("You broke even");
     box.append(big);
   }
   const table = el("table", "summary-table");
   const head = el("tr");
-  for (const label of [t("Player"), t("Chi won"), t("Chi lost"), t("Result (xu)"), t("New balance")]) {
+  for (const label of [gettext("Player"), gettext("Chi won"), gettext("Chi lost"), gettext("Result (xu)"), gettext("New balance")]) {
     const th = el("th", "", label);
     th.scope = "col";
     head.append(th);
@@ -984,14 +980,15 @@ function renderSummary(focus) {
     tr.dataset.user = String(row.user);
     tr.dataset.xu = String(row.xu || 0);
     tr.dataset.balance = String(row.balance);
-    const th = el("th", "", row.user === config.user ? tf("%(name)s (you)", { name: row.name }) : row.name);
+    tr.dataset.status = row.status;
+    const th = el("th", "", row.user === config.user ? fmt(gettext("%(name)s (you)"), { name: row.name }) : row.name);
     th.scope = "row";
     const notes = [];
     if (row.instant) notes.push(instantName(row.instant));
-    if (row.foul) notes.push(t("binh lủng"));
-    if (row.scooped === "one") notes.push(t("sập 3 chi"));
-    if (row.scooped === "all") notes.push(t("sập làng"));
-    if (row.status === "left") notes.push(t("left"));
+    if (row.foul && row.status !== "left") notes.push(gettext("binh lủng"));
+    if (row.scooped === "one") notes.push(gettext("sập 3 chi"));
+    if (row.scooped === "all") notes.push(gettext("sập làng"));
+    if (row.status === "left") notes.push(gettext("left"));
     if (notes.length) th.append(el("span", "notes", ` · ${notes.join(" · ")}`));
     tr.append(th);
     tr.append(el("td", "num", row.chi_won ?? "—"));
@@ -1008,15 +1005,15 @@ function renderSummary(focus) {
   if (scoops.length) {
     const list = el("ul", "pair-list");
     for (const pair of scoops) {
-      const kind = pair.scoop.kind === "all" ? t("sập làng") : t("sập 3 chi");
-      list.append(el("li", "", tf("%(name)s: %(kind)s ×%(x)s", { name: nameOf(Number(pair.scoop.loser)), kind, x: pair.scoop.x })));
+      const kind = pair.scoop.kind === "all" ? gettext("sập làng") : gettext("sập 3 chi");
+      list.append(el("li", "", fmt(gettext("%(name)s: %(kind)s ×%(x)s"), { name: nameOf(Number(pair.scoop.loser)), kind, x: pair.scoop.x })));
     }
     box.append(list);
   }
   const links = el("p", "summary-links");
-  const detail = el("a", "", t("Round details"));
+  const detail = el("a", "", gettext("Round details"));
   detail.href = `${config.history}${summary.round}/`;
-  const ledger = el("a", "", t("Statement"));
+  const ledger = el("a", "", gettext("Statement"));
   ledger.href = `${config.statement}?round=${summary.round}`;
   links.append(detail, document.createTextNode(" · "), ledger);
   box.append(links);
