@@ -3,6 +3,14 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.utils import translation
+
+
+@pytest.fixture(autouse=True)
+def _english_messages() -> Any:
+    """These tests match the English text of errors; players read them in their language."""
+    with translation.override("en"):
+        yield
 
 
 @pytest.fixture
