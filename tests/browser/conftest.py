@@ -148,3 +148,40 @@ def axe_violations(page: Any) -> list[dict[str, Any]]:
         for v in result["violations"]
         if v["impact"] in ("serious", "critical")
     ]
+
+
+MARK_FOCUSED = """
+() => {
+  const el = document.activeElement;
+  if (!el || el === document.body) return 'none';
+  if (el.dataset.kbSeen) return 'again';
+  el.dataset.kbSeen = '1';
+  return 'new';
+}
+"""
+NOT_REACHED = """
+() => {
+  // checkVisibility also sees content hidden in a closed <details>.
+  const visible = (el) => el.checkVisibility({checkVisibilityCSS: true});
+  const selector = 'a[href], button, input, select, summary, textarea';
+  const controls = [...document.querySelectorAll(selector)]
+    .filter((el) => !el.disabled && visible(el) && !el.closest('dialog:not([open])'));
+  const cardSeen = controls.some((el) => el.dataset.card && el.dataset.kbSeen);
+  return controls
+    .filter((el) => !el.dataset.kbSeen && !(el.dataset.card && cardSeen))
+    .map((el) => el.outerHTML.slice(0, 120));
+}
+"""
+
+
+def unreachable_by_keyboard(page: Any, limit: int = 200) -> list[str]:
+    """Controls that Tab never reaches (the 13 cards are one tab stop, arrows move inside)."""
+    page.evaluate(
+        "document.querySelectorAll('[data-kb-seen]').forEach(e => delete e.dataset.kbSeen)"
+    )
+    page.evaluate("document.activeElement && document.activeElement.blur()")
+    for _ in range(limit):
+        page.keyboard.press("Tab")
+        if page.evaluate(MARK_FOCUSED) == "again":
+            break
+    return page.evaluate(NOT_REACHED)

@@ -8,6 +8,7 @@ Screenshots of every step land in test-artifacts/screenshots/.
 
 from __future__ import annotations
 
+import importlib.util
 import itertools
 import re
 from typing import Any
@@ -15,9 +16,16 @@ from typing import Any
 import pytest
 
 from games.rules import eval3, eval5, parse_cards
-from tests.browser.conftest import DESKTOP, PASSWORD, PHONE, axe_violations
+from tests.browser.conftest import (
+    DESKTOP,
+    PASSWORD,
+    PHONE,
+    axe_violations,
+    unreachable_by_keyboard,
+)
 
 STAKE = 100
+SUGGESTIONS = importlib.util.find_spec("games.rules.arrange") is not None
 
 
 def best_legal(cards: list[str]) -> list[list[str]]:
@@ -178,6 +186,7 @@ def test_three_players_play_two_rounds_on_laptop_and_phone(pages, shoot) -> None
     an_cards, binh_cards, chi_cards = dealt(an), dealt(binh), dealt(chi)
     shoot(an, "arranging")
     assert axe_violations(an) == []
+    assert unreachable_by_keyboard(an) == []
 
     # an: drag and drop, first into a foul, then swap, then a legal arrangement.
     weak, strong = foul_pair(an_cards)
@@ -270,11 +279,19 @@ def test_three_players_play_two_rounds_on_laptop_and_phone(pages, shoot) -> None
     chi.click("#leave-confirm")
     chi.wait_for_url(base + "/lobby/")
 
-    an.locator("#me button.pcard[tabindex='0']").focus()
-    for row, codes in zip("123", best_legal(an_cards), strict=True):
-        keys_to_row(an, codes, row)
-        if row != "3":
-            an.locator("#me button.pcard[tabindex='0']").focus()
+    if SUGGESTIONS:
+        an.click("#suggest")
+        an.wait_for_selector("#suggestions button.suggestion")
+        shoot(an, "suggestions")
+        an.locator("#suggestions button.suggestion").first.click()
+        assert sorted(c for row in "123" for c in row_cards(an, row)) == sorted(an_cards)
+        assert an.locator("#foul-warning").is_hidden()
+    else:  # games.rules.arrange is not merged yet: arrange by keyboard instead
+        an.locator("#me button.pcard[tabindex='0']").focus()
+        for row, codes in zip("123", best_legal(an_cards), strict=True):
+            keys_to_row(an, codes, row)
+            if row != "3":
+                an.locator("#me button.pcard[tabindex='0']").focus()
     an.click("#submit")
     an.wait_for_selector("#summary:visible", timeout=30_000)
     round2 = round_id_of(an)
