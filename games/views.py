@@ -6,6 +6,7 @@ the scripts attach to, and each write is one service call.
 
 from __future__ import annotations
 
+import importlib.util
 from typing import Any
 
 from django.contrib import messages
@@ -116,6 +117,7 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
         "lobby": reverse("games:lobby"),
         "history": reverse("games:history"),
         "statement": reverse("ledger:statement"),
+        "can_suggest": importlib.util.find_spec("games.rules.arrange") is not None,
     }
     return render(
         request,

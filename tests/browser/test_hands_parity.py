@@ -11,7 +11,16 @@ from typing import Any
 
 import pytest
 
-from games.rules import Rules, eval3, eval5, is_foul, parse_cards
+from games.rules import (
+    Rules,
+    card_name_en,
+    card_name_vi,
+    eval3,
+    eval5,
+    is_foul,
+    parse_card,
+    parse_cards,
+)
 from games.rules.cards import RANKS, SUITS
 from games.rules.instant import find_instant
 
@@ -163,3 +172,21 @@ def cases_for(key: str, cases: dict[str, Any]) -> list[Any]:
     if key.startswith("instant"):
         return cases["hands"]
     return cases["arranged"]
+
+
+@pytest.mark.browser
+def test_card_names_match_the_engine_in_both_languages(pages) -> None:  # type: ignore[no-untyped-def]
+    page = pages.new()
+    page.goto(pages.site.url + "/accounts/login/")
+    names = page.evaluate(
+        """async (deck) => {
+          const c = await import('/static/games/cards.js');
+          const names = (lang) => deck.map((x) => c.cardName(x, lang));
+          return {vi: names('vi'), en: names('en')};
+        }""",
+        DECK,
+    )
+    assert names["vi"] == [card_name_vi(parse_card(c)) for c in DECK]
+    assert names["en"] == [card_name_en(parse_card(c)) for c in DECK]
+    assert names["vi"][DECK.index("AS")] == "Át bích"
+    assert names["en"][DECK.index("AS")] == "Ace of spades"

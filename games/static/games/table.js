@@ -677,6 +677,7 @@ function renderActions() {
   const arranging = canArrange();
   const mine = myRound();
   for (const id of ["sort-rank", "sort-suit", "clear", "suggest"]) $(id).disabled = !arranging || !a;
+  $("suggest").hidden = !config.can_suggest;
   const submit = $("submit");
   submit.disabled = !arranging || !a || !a.complete || state.submitting || !state.connected;
   const sent = mine && mine.arrangement;
