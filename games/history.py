@@ -13,7 +13,7 @@ from django.db.models import QuerySet
 
 from accounts.models import User
 from games.models import PlayerStatus, Round, RoundPlayer
-from games.rules import Rules, parse_cards
+from games.rules import Rules, category_of, eval3, eval5, parse_cards
 from games.rules.scoring import PlayerInput
 from ledger.keys import wallet_key
 from ledger.models import Posting
@@ -112,7 +112,13 @@ def hindsight(round_: Round, viewer: User) -> dict[str, Any] | None:
         )
     rules: Rules = round_.rules
     best = best_in_hindsight(parse_cards(mine.cards), opponents, rules)
-    return best.to_json()
+    data: dict[str, Any] = best.to_json()
+    data["units"] = round(best.ev)
+    values = [eval5(best.chi[0], rules), eval5(best.chi[1], rules), eval3(best.chi[2])]
+    data["hands"] = [
+        {"name_vi": category_of(v).name_vi, "name_en": category_of(v).name_en} for v in values
+    ]
+    return data
 
 
 def pair_rows(round_: Round, names: dict[int, str]) -> list[dict[str, Any]]:

@@ -384,7 +384,7 @@ function renderSuggestions() {
       line.append(cards);
       const v = i < 2 ? eval5(part, tableRules.preset) : eval3(part);
       line.append(el("span", "suggestion-name", handName(v)));
-      line.append(el("span", "suggestion-win", fmt(gettext("%(p)s%% win"), { p: Math.round(s.win[i] * 100) })));
+      line.append(el("span", "suggestion-win", fmt(gettext("win %(p)s"), { p: `${Math.round(s.win[i] * 100)}%` })));
       button.append(line);
     });
     button.addEventListener("click", () => {
