@@ -219,6 +219,8 @@ const EVENTS = {
       you: mine ? { position: mine.position, cards: null, arrangement: null, foul: false, status: "playing" } : null,
     };
     state.autoSubmitted = null;
+    board.roundId = null;
+    board.load(null); // the new cards follow in a private "cards" event
     $("summary").hidden = true;
   },
   cards(e) {
