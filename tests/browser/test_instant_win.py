@@ -20,10 +20,11 @@ from tests.browser.conftest import DESKTOP, PHONE
 SIX_PAIRS = ["AS", "AH", "KS", "KH", "QS", "QH", "9S", "9H", "7D", "7C", "4S", "4H", "2C"]
 OTHER = ["KD", "QD", "JD", "TD", "8D", "8S", "6S", "5S", "3S", "JS", "JH", "6H", "3C"]
 BOT = 999_999
+SKEW = 3600  # the server's clock runs an hour ahead of the browser's: countdowns still hold
 
 
 def _iso(delta: float = 0) -> str:
-    return (datetime.now(UTC) + timedelta(seconds=delta)).isoformat()
+    return (datetime.now(UTC) + timedelta(seconds=SKEW + delta)).isoformat()
 
 
 def _hand(cards: list[str], vi: str, en: str, category: str) -> dict[str, Any]:
@@ -112,6 +113,7 @@ def test_mau_binh_is_announced_then_shown_and_settled_first(pages, shoot, viewpo
 
     ws.send(json.dumps(snapshot))
     page.wait_for_selector("#instant-banner:visible")
+    assert 50 <= int(page.locator("#clock-text").inner_text()) <= 60  # the server's 60 s
     assert "Lục phé bôn" in page.locator("#instant-banner").inner_text()
     shoot(page, "instant-arranging")
 

@@ -203,7 +203,13 @@ def test_three_players_play_two_rounds_on_laptop_and_phone(pages, shoot) -> None
     assert an.locator("#foul-warning").is_hidden()
     assert an.locator("#row-1-hand").inner_text()
 
-    # binh: tap cards, tap a chi (phone).
+    # binh: tap cards, tap a chi (phone); a foul first, then a legal arrangement.
+    weak, strong = foul_pair(binh_cards)
+    tap_to_row(binh, weak, "1")
+    tap_to_row(binh, strong, "2")
+    binh.wait_for_selector("#foul-warning:visible")
+    shoot(binh, "foul")
+    binh.locator("#clear").tap()
     binh_plan = best_legal(binh_cards)
     tap_to_row(binh, binh_plan[0], "1")
     shoot(binh, "arranging")
