@@ -14,7 +14,9 @@ class GameError(Exception):
     code = "game_error"
     default_message: str | Promise = _("This action is not possible now.")
 
-    def __init__(self, message: str | Promise | None = None, *, code: str | None = None, **params: Any):
+    def __init__(
+        self, message: str | Promise | None = None, *, code: str | None = None, **params: Any
+    ):
         self._message = message if message is not None else self.default_message
         self.params = params
         if code is not None:

@@ -80,6 +80,9 @@ class Seat(models.Model):
         ]
         ordering = ["position"]
 
+    def __str__(self) -> str:
+        return f"{self.table} seat {self.position + 1}"
+
 
 class RoundState(models.TextChoices):
     ARRANGING = "arranging", _("arranging")
@@ -157,6 +160,9 @@ class RoundPlayer(models.Model):
         ]
         ordering = ["position"]
 
+    def __str__(self) -> str:
+        return f"{self.round} seat {self.position + 1}"
+
 
 class RoundEvent(models.Model):
     """The append-only log of a round: the hand history and the moderators' replay."""
@@ -173,3 +179,6 @@ class RoundEvent(models.Model):
     class Meta:
         constraints = [models.UniqueConstraint(fields=["round", "seq"], name="round_event_seq")]
         ordering = ["round", "seq"]
+
+    def __str__(self) -> str:
+        return f"{self.round} #{self.seq} {self.kind}"

@@ -37,7 +37,9 @@ def latest_round(table: Table) -> Round | None:
 
 def round_transfer_ids(round_id: int) -> list[int]:
     """The ledger transfers of a round (holds, payouts, fee), oldest first."""
-    return list(Transfer.objects.filter(round_id=round_id).order_by("pk").values_list("pk", flat=True))
+    return list(
+        Transfer.objects.filter(round_id=round_id).order_by("pk").values_list("pk", flat=True)
+    )
 
 
 def open_tables() -> QuerySet[Table]:
@@ -253,7 +255,7 @@ def round_view(round_: Round, user: User | None) -> dict[str, Any]:
             "position": mine.position,
             "cards": mine.cards,
             "arrangement": mine.arrangement,
-            "foul": bool(mine.arrangement)
+            "foul": mine.arrangement is not None
             and is_foul_arrangement(round_.rules, mine.arrangement),
             "status": mine.status,
         }

@@ -48,6 +48,7 @@ from games.selectors import (
     settle_round_result,
     summary_payload,
 )
+from games.signals import round_dealt, round_settled, seat_changed, send_on_commit
 from ledger import selectors as ledger_selectors
 from ledger import services as ledger
 from ledger.errors import LedgerError
@@ -69,6 +70,16 @@ ARRANGEMENT_MESSAGES = {
     "card_duplicate": _("A card appears twice in your arrangement."),
     "card_not_dealt": _("Your arrangement uses a card you were not dealt."),
 }
+
+
+def new_server_seed() -> str:
+    """A fresh secret server seed (CSPRNG), committed to before each deal."""
+    return secrets.token_hex(32)
+
+
+def new_client_seed() -> str:
+    """The client seed a player starts with; they may choose their own."""
+    return secrets.token_hex(8)
 
 
 # --- Tables and seats -----------------------------------------------------------------
@@ -134,9 +145,11 @@ def _bump(table: Table, *fields: str) -> int:
     return table.version
 
 
-def _table_event(table: Table, payload: dict[str, Any]) -> None:
+def _table_event(table: Table, payload: dict[str, Any], *, lobby: bool = False) -> None:
+    """Tell the table; with ``lobby``, also the lobby (seats taken or the table's state moved)."""
     events.to_table(table.pk, {**payload, "table": table.pk, "version": table.version})
-    events.to_lobby({"type": "table", "table": lobby_row(table)})
+    if lobby:
+        events.to_lobby({"type": "table", "table": lobby_row(table)})
 
 
 @transaction.atomic
@@ -182,13 +195,16 @@ def sit(user: User, table_id: int, position: int | None = None) -> Seat:
                 table=table,
                 user=user,
                 position=position,
-                client_seed=secrets.token_hex(8),
+                client_seed=new_client_seed(),
                 last_seen_at=timezone.now(),
             )
     except IntegrityError:
-        raise SeatError(_("You are already seated at another table."), code="already_seated") from None
+        raise SeatError(
+            _("You are already seated at another table."), code="already_seated"
+        ) from None
     _bump(table)
-    _table_event(table, {"type": "seat_taken", "seat": seat_view(seat)})
+    _table_event(table, {"type": "seat_taken", "seat": seat_view(seat)}, lobby=True)
+    send_on_commit(seat_changed, table_id=table.pk)
     _schedule_auto_start(table)
     return seat
 
@@ -201,7 +217,7 @@ def _schedule_auto_start(table: Table) -> None:
         if table.start_at is not None:
             table.start_at = None
             _bump(table, "start_at")
-            _table_event(table, {"type": "countdown", "start_at": None})
+            _table_event(table, {"type": "countdown", "start_at": None}, lobby=True)
         return
     _set_start(table, timezone.now() + timedelta(seconds=table.rules.start_seconds))
 
@@ -209,7 +225,7 @@ def _schedule_auto_start(table: Table) -> None:
 def _set_start(table: Table, when: datetime) -> None:
     table.start_at = when
     _bump(table, "start_at")
-    _table_event(table, {"type": "countdown", "start_at": when.isoformat()})
+    _table_event(table, {"type": "countdown", "start_at": when.isoformat()}, lobby=True)
     _enqueue_start(table.pk, when)
 
 
@@ -246,17 +262,18 @@ def _remove_seat(table: Table, seat: Seat, *, reason: str) -> None:
     seat.delete()
     _bump(table)
     _table_event(
-        table, {"type": "seat_left", "position": position, "user": user_id, "reason": reason}
+        table,
+        {"type": "seat_left", "position": position, "user": user_id, "reason": reason},
+        lobby=True,
     )
+    send_on_commit(seat_changed, table_id=table.pk)
 
 
 @transaction.atomic
 def set_client_seed(user: User, table_id: int, seed: str) -> Seat:
     """Choose the client seed mixed into the next deal (provably fair)."""
     if not isinstance(seed, str) or not 1 <= len(seed) <= MAX_CLIENT_SEED or not seed.isprintable():
-        raise SeatError(
-            _("A client seed is 1 to 64 printable characters."), code="bad_client_seed"
-        )
+        raise SeatError(_("A client seed is 1 to 64 printable characters."), code="bad_client_seed")
     _lock_table(table_id)
     seat = Seat.objects.filter(user=user, table_id=table_id).first()
     if seat is None:
@@ -362,11 +379,11 @@ def _deal(table: Table) -> Round | None:
             _remove_seat(table, seat, reason=reason)
     if len(playing) < 2:
         _bump(table)
-        _table_event(table, {"type": "countdown", "start_at": None})
+        _table_event(table, {"type": "countdown", "start_at": None}, lobby=True)
         return None
 
     rules = table.rules
-    server_seed = secrets.token_hex(32)
+    server_seed = new_server_seed()
     client_seeds = [seat.client_seed for seat in playing]
     hands = deal_from_seeds(server_seed, client_seeds, len(playing))
     last = table.rounds.order_by("-number").values_list("number", flat=True).first() or 0
@@ -426,8 +443,11 @@ def _deal(table: Table) -> Round | None:
             "commitment": round_.server_seed_hash,
             "client_seeds": client_seeds,
             "deadline": round_.deadline.isoformat() if round_.deadline else None,
-            "players": [{"position": p.position, "user": p.user_id, "hold": p.hold} for p in players],
+            "players": [
+                {"position": p.position, "user": p.user_id, "hold": p.hold} for p in players
+            ],
         },
+        lobby=True,
     )
     for player in players:
         events.to_player(
@@ -442,6 +462,7 @@ def _deal(table: Table) -> Round | None:
             },
         )
     _enqueue_advance(round_)
+    send_on_commit(round_dealt, table_id=table.pk, round_id=round_.pk)
     return round_
 
 
@@ -467,7 +488,7 @@ def _enqueue_advance(round_: Round) -> None:
     from games.tasks import advance_round as task
 
     args = (round_.pk, round_.state, round_.phase)
-    eta = round_.deadline
+    eta = round_.deadline or timezone.now()
     transaction.on_commit(lambda: task.apply_async(args, eta=eta))
 
 
@@ -513,11 +534,14 @@ def submit_arrangement(
     player.submitted_at = timezone.now()
     player.save(update_fields=["arrangement", "submitted_at"])
     foul = is_foul_arrangement(round_.rules, player.arrangement)
-    _log(round_, "submit", {"position": player.position, "chi": player.arrangement, "foul": foul}, user)
-    _bump(table)
-    _table_event(
-        table, {"type": "submitted", "round": round_.pk, "position": player.position}
+    _log(
+        round_,
+        "submit",
+        {"position": player.position, "chi": player.arrangement, "foul": foul},
+        user,
     )
+    _bump(table)
+    _table_event(table, {"type": "submitted", "round": round_.pk, "position": player.position})
     events.to_player(
         table.pk,
         user.pk,
@@ -531,7 +555,7 @@ def submit_arrangement(
         },
     )
     if not round_.players.filter(status=PlayerStatus.PLAYING, submitted_at__isnull=True).exists():
-        _begin_showdown(table, round_)
+        _end_arranging_now(round_)
     return player
 
 
@@ -559,13 +583,27 @@ def _leave_round(table: Table, round_: Round, player: RoundPlayer) -> None:
             "after_chi": player.left_after_chi,
         },
     )
-    if round_.state == RoundState.ARRANGING and not round_.players.filter(
-        status=PlayerStatus.PLAYING, submitted_at__isnull=True
-    ).exists():
-        _begin_showdown(table, round_)
+    if (
+        round_.state == RoundState.ARRANGING
+        and not round_.players.filter(
+            status=PlayerStatus.PLAYING, submitted_at__isnull=True
+        ).exists()
+    ):
+        _end_arranging_now(round_)
 
 
 # --- Showdown and settlement ----------------------------------------------------------
+
+
+def _end_arranging_now(round_: Round) -> None:
+    """Everyone still playing has submitted: the showdown starts at once.
+
+    It starts through the same timer task as at the deadline (now due), so the last
+    submission stays as quick as the others and the showdown has one code path.
+    """
+    round_.deadline = timezone.now()
+    round_.save(update_fields=["deadline"])
+    _enqueue_advance(round_)
 
 
 def _begin_showdown(table: Table, round_: Round) -> None:
@@ -654,8 +692,9 @@ def _settle(table: Table, round_: Round) -> None:
         },
     )
     _bump(table)
-    _table_event(table, {"type": "settled", **summary_payload(round_)})
+    _table_event(table, {"type": "settled", **summary_payload(round_)}, lobby=True)
     logger.info("settled")
+    send_on_commit(round_settled, table_id=table.pk, round_id=round_.pk)
     if table.seat_set.count() >= 2:
         _set_start(table, timezone.now() + timedelta(seconds=SUMMARY_SECONDS))
 

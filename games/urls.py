@@ -11,6 +11,6 @@ urlpatterns = [
     path("tables/<int:table_id>/", views.table, name="table"),
     path("rounds/<int:round_id>/suggest/", views.suggest, name="suggest"),
     path("history/", views.history_list, name="history"),
-    path("history/<int:round_id>/", views.round_detail, name="round"),
+    path("history/<int:round_id>/", views.round_detail, name="round_detail"),
     path("history/<int:round_id>/verify/", views.verify, name="verify"),
 ]

@@ -135,7 +135,7 @@ def _json_error(message: str, code: str, status: int) -> JsonResponse:
 def suggest(request: HttpRequest, round_id: int) -> JsonResponse:
     """Up to three arrangements of the requester's own cards in their current round."""
     player = (
-        RoundPlayer.objects.filter(round_id=round_id, user=request.user)
+        RoundPlayer.objects.filter(round_id=round_id, user=_user(request))
         .select_related("round")
         .first()
     )

@@ -6,5 +6,5 @@ app_name = "ledger"
 
 urlpatterns = [
     path("statement/", views.statement, name="statement"),
-    path("daily-bonus/", views.daily_bonus, name="daily_bonus"),
+    path("daily-bonus/", views.claim_daily_bonus, name="daily_bonus"),
 ]

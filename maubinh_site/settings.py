@@ -81,6 +81,7 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.i18n",
                 "accounts.context_processors.header",
+                "ledger.context_processors.wallet",
             ],
         },
     },
@@ -99,7 +100,15 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL], "prefix": "maubinh"},
+            "CONFIG": {
+                "hosts": [REDIS_URL],
+                "prefix": "maubinh",
+                # All consumers of one daphne process share one Redis list, and a group
+                # send to a full list is dropped silently: leave room for the burst of a
+                # deal or reveal at every table the process serves.
+                "capacity": env_int("CHANNEL_CAPACITY", 5000, minimum=100, maximum=1_000_000),
+                "expiry": 30,
+            },
         }
     }
     CACHES = {
@@ -132,6 +141,8 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     # Advances any round or table whose timer task was lost (dead worker, dropped message).
     "games-sweep": {"task": "games.sweep", "schedule": 2.0},
+    # Recompute every balance from history; the result is shown on the admin dashboard.
+    "ledger-check": {"task": "ledger.check", "schedule": 600.0},
 }
 
 # --- Auth -----------------------------------------------------------------------------
@@ -191,9 +202,10 @@ HOUSE_FEE_PERCENT = env_decimal_percent("HOUSE_FEE_PERCENT", "0")
 if not DEBUG:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
-    SESSION_COOKIE_SECURE = True
-    CSRF_COOKIE_SECURE = True
-    LANGUAGE_COOKIE_SECURE = True
+    # Off only for a production-mode server on plain HTTP (the integration tests).
+    SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = LANGUAGE_COOKIE_SECURE = env_bool(
+        "SECURE_COOKIES", True
+    )
     SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31_536_000, minimum=0, maximum=63_072_000)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", True)
@@ -223,7 +235,7 @@ LOGGING = {
     "loggers": {
         "django.request": {"level": "WARNING"},
         "daphne": {"level": "INFO"},
-        "celery": {"level": "WARNING"},
+        "celery": {"level": env_str("CELERY_LOG_LEVEL", "WARNING")},
         "celery.apps.worker": {"level": "INFO"},  # "ready." and shutdown lines
         "axes": {"level": "WARNING"},
     },

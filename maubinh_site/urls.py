@@ -9,7 +9,7 @@ urlpatterns = [
     path("", game_views.home, name="home"),
     path("healthz", healthz, name="healthz"),
     path("accounts/", include("accounts.urls")),
-    path("ledger/", include("ledger.urls")),
+    path("xu/", include("ledger.urls")),
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("", include("games.urls")),
     path("admin/", admin.site.urls),

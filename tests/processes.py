@@ -37,6 +37,7 @@ def site_env(**overrides: str) -> dict[str, str]:
             "DEBUG": "false",
             "SECRET_KEY": "integration-secret-key-0123456789abcdefghijklmnopqrstuvwxyz",
             "SECURE_SSL_REDIRECT": "false",
+            "SECURE_COOKIES": "false",
             "ALLOWED_HOSTS": "127.0.0.1,localhost",
             "PYTHONUNBUFFERED": "1",
         }
@@ -90,9 +91,27 @@ def stop(proc: subprocess.Popen[bytes], sig: int = signal.SIGTERM) -> None:
         proc.wait(timeout=10)
 
 
+_static_collected = False
+
+
+def collect_static(env: Mapping[str, str]) -> None:
+    """Production settings serve hashed static files: collect them once per test run."""
+    global _static_collected
+    if not _static_collected:
+        subprocess.run(
+            [PYTHON, "manage.py", "collectstatic", "--noinput", "-v0"],
+            cwd=ROOT,
+            env=dict(env),
+            check=True,
+        )
+        _static_collected = True
+
+
 @contextmanager
 def daphne(env: Mapping[str, str], log: Path, port: int | None = None) -> Iterator[str]:
     """Serve the site with daphne; yields its base URL once it answers."""
+    if env.get("DEBUG", "").lower() not in {"1", "true", "yes", "on"}:
+        collect_static(env)
     port = port or free_port()
     args = [
         PYTHON,
@@ -116,8 +135,14 @@ def daphne(env: Mapping[str, str], log: Path, port: int | None = None) -> Iterat
 
 @contextmanager
 def celery_worker(
-    env: Mapping[str, str], log: Path, name: str = "w1"
+    env: Mapping[str, str],
+    log: Path,
+    name: str = "w1",
+    beat: Path | None = None,
+    pool: str = "solo",
+    concurrency: int = 1,
 ) -> Iterator[subprocess.Popen[bytes]]:
+    """A Celery worker process; with ``beat`` (a schedule file) it also runs the beat."""
     args = [
         PYTHON,
         "-m",
@@ -125,13 +150,15 @@ def celery_worker(
         "-A",
         "maubinh_site",
         "worker",
-        "--pool=solo",
-        "--concurrency=1",
+        f"--pool={pool}",
+        f"--concurrency={concurrency}",
         "--loglevel=INFO",
         f"--hostname={name}@%h",
         "--without-gossip",
         "--without-mingle",
     ]
+    if beat is not None:
+        args += ["--beat", f"--schedule={beat}"]
     with running(args, env, log) as proc:
         deadline = time.monotonic() + 30
         while b"ready." not in log.read_bytes():

@@ -4,6 +4,7 @@ No Django, no I/O, no clock; randomness is passed in. Everything a table server,
 bots and moderators need to agree on a round's result lives here.
 """
 
+from games.rules.arrange import Suggestion, appraise, best_in_hindsight, suggest
 from games.rules.cards import (
     Card,
     card_name_en,
@@ -37,10 +38,17 @@ __all__ = [
     "Card",
     "CardError",
     "Category",
+    "InstantWin",
+    "PlayerInput",
     "RoundInputError",
     "Rules",
     "RulesConfigError",
     "RulesError",
+    "Settlement",
+    "Status",
+    "Suggestion",
+    "appraise",
+    "best_in_hindsight",
     "cap_per_opponent",
     "card_name_en",
     "card_name_vi",
@@ -48,6 +56,7 @@ __all__ = [
     "eval3",
     "eval5",
     "evaluator5",
+    "find_instant",
     "format_card",
     "format_cards",
     "full_deck",
@@ -56,5 +65,10 @@ __all__ = [
     "max_loss",
     "parse_card",
     "parse_cards",
+    "round_from_json",
+    "settle",
+    "settle_json",
     "shuffled_deck",
+    "suggest",
+    "validate_arrangement",
 ]

@@ -1,4 +1,5 @@
-"""Command line (RULES.md section 10): ``python -m games.rules score [--preset P] < round.json``.
+"""Command line (RULES.md section 10): ``python -m games.rules score [--preset P] < round.json``
+and ``python -m games.rules arrange [--preset P] CARDS…`` (or ``-`` for a JSON array on stdin).
 
 Malformed input prints a message on stderr and exits with status 2.
 """
@@ -11,8 +12,10 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from games.rules.arrange import arrange_json
 from games.rules.errors import RulesError
 from games.rules.hands import PRESET_NAMES
+from games.rules.presets import Rules
 from games.rules.scoring import settle_json
 
 EXIT_BAD_INPUT = 2
@@ -46,10 +49,42 @@ def _score_one(data: Any, preset: str, index: int | None) -> Any:
         raise _BadInput(f"{where}{exc} [{exc.code}]") from exc
 
 
+def _arrange_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "cards",
+        nargs="+",
+        metavar="CARD",
+        help="13 cards (AS TD 10D …), or - to read hands from stdin",
+    )
+
+
+def _arrange(args: argparse.Namespace) -> Any:
+    rules = Rules.preset(args.preset)
+    if args.cards == ["-"]:
+        try:
+            data = json.load(sys.stdin)
+        except json.JSONDecodeError as exc:
+            raise _BadInput(f"stdin is not valid JSON: {exc}") from exc
+        if not isinstance(data, list):
+            raise _BadInput("stdin must hold a JSON array of 13-card arrays")
+        return [_arrange_one(item, rules, index) for index, item in enumerate(data)]
+    cards = [c for arg in args.cards for c in arg.replace(",", " ").split()]
+    return _arrange_one(cards, rules, None)
+
+
+def _arrange_one(cards: Any, rules: Rules, index: int | None) -> Any:
+    try:
+        return arrange_json(cards, rules)
+    except RulesError as exc:
+        where = "" if index is None else f"hand {index}: "
+        raise _BadInput(f"{where}{exc} [{exc.code}]") from exc
+
+
 Command = Callable[[argparse.Namespace], Any]
 # Subcommands register here: name -> (help, add_arguments, run).
 COMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None], Command]] = {
     "score": ("settle round(s) read as JSON from stdin", lambda p: None, _score),
+    "arrange": ("suggest the best arrangements of 13 cards", _arrange_arguments, _arrange),
 }
 
 

@@ -1,4 +1,4 @@
-"""The rules in force at a table: a preset (RULES.md sections 5-6) plus house overrides (section 9)."""
+"""The rules in force at a table: a preset (RULES.md sections 5-6) plus house rules (section 9)."""
 
 from __future__ import annotations
 

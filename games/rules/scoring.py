@@ -58,9 +58,9 @@ def validate_arrangement(
     """Check that ``chi`` splits exactly the ``dealt`` 13 cards 5 + 5 + 3; return it as cards.
 
     Raises ``ArrangementError`` with code ``chi_count``, ``chi_size``, ``card_unknown``,
-    ``card_duplicate`` or ``card_not_dealt``. A foul arrangement is legal (it loses).
+    ``card_duplicate`` or ``card_not_dealt`` (a forged card); ``cards_count`` if ``dealt``
+    itself is not 13 different cards. A foul arrangement is legal (it loses).
     """
-    hand = [_card(c, ArrangementError) for c in dealt]
     if not isinstance(chi, Sequence) or isinstance(chi, str) or len(chi) != 3:
         raise ArrangementError("an arrangement has exactly 3 chi (5, 5 and 3 cards)", "chi_count")
     parts: list[tuple[Card, ...]] = []
@@ -71,6 +71,7 @@ def validate_arrangement(
                 f"chi {index + 1} must have {size} cards, got {count}", "chi_size"
             )
         parts.append(tuple(_card(c, ArrangementError) for c in part))
+    hand = [_card(c, ArrangementError) for c in dealt]
     used = [c for part in parts for c in part]
     if len(set(used)) != 13:
         twice = sorted({c for c in used if used.count(c) > 1})
@@ -78,12 +79,12 @@ def validate_arrangement(
             f"card {' '.join(format_cards(twice))} appears twice in the arrangement",
             "card_duplicate",
         )
-    missing = set(used) - set(hand)
-    if missing or len(set(hand)) != 13:
-        raise ArrangementError(
-            f"the arrangement uses cards that were not dealt: {' '.join(format_cards(sorted(missing)))}",
-            "card_not_dealt",
-        )
+    if len(set(hand)) != 13:
+        raise ArrangementError("the dealt hand must be 13 different cards", "cards_count")
+    forged = sorted(set(used) - set(hand))
+    if forged:
+        names = " ".join(format_cards(forged))
+        raise ArrangementError(f"cards that were not dealt: {names}", "card_not_dealt")
     return parts[0], parts[1], parts[2]
 
 
@@ -144,7 +145,8 @@ class PlayerInput:
                     f"player {id!r} must hold 13 cards, got {len(hand)}", "cards_count"
                 )
             if len(set(hand)) != 13:
-                raise RoundInputError(f"player {id!r} holds a card twice", "card_duplicate")
+                twice = " ".join(format_cards(sorted({c for c in hand if hand.count(c) > 1})))
+                raise RoundInputError(f"player {id!r} holds {twice} twice", "card_duplicate")
         arrangement: Arrangement | None = None
         if chi is not None:
             try:

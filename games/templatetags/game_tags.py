@@ -11,6 +11,7 @@ from django.utils.html import format_html, format_html_join
 from games.rules import card_name_en, card_name_vi, parse_card
 from games.rules.cards import SUIT_SYMBOLS, SUITS
 from games.rules.instant import INSTANT_NAMES
+from ledger.templatetags.ledger_tags import xu
 
 register = template.Library()
 BONUS_NAMES = {
@@ -98,3 +99,14 @@ def absolute(value: Any) -> Any:
         return abs(int(value))
     except (TypeError, ValueError):
         return value
+
+
+@register.filter
+def signed_xu(value: Any) -> str:
+    """Xu with a sign and the language's grouping: +1.000, −200, 0."""
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        return ""
+    sign = "+" if number > 0 else "−" if number < 0 else ""
+    return sign + xu(abs(number))

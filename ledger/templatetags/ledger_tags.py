@@ -1,52 +1,37 @@
-"""The wallet in the page header: balance and, when unclaimed today, the daily bonus button."""
+"""Template helpers for ledger pages."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from django import template
-from django.utils import translation
-
-from ledger import selectors
+from django.urls import NoReverseMatch, reverse
+from django.utils import formats
 
 register = template.Library()
 
-
-@register.inclusion_tag("ledger/wallet.html", takes_context=True)
-def wallet(context: dict[str, Any]) -> dict[str, Any]:
-    request = context["request"]
-    user = request.user
-    return {
-        "balance": selectors.balance(user),
-        "bonus_claimed": selectors.daily_bonus_claimed(user),
-        "next": request.get_full_path(),
-        "csrf_token": context.get("csrf_token"),
-    }
+# The games app names its round page with this URL name (one int argument: the round
+# id); until it exists, statements show the round number without a link.
+ROUND_URL_NAME = "games:round_detail"
 
 
-def _grouped(value: int) -> str:
-    text = f"{abs(value):,}"
-    if translation.get_language() == "vi":
-        text = text.replace(",", ".")  # 10.000 in Vietnamese, 10,000 in English
-    return text
+@register.simple_tag
+def round_url(round_id: int | None) -> str:
+    """The round's page, or "" while the games app does not provide one."""
+    if round_id is None:
+        return ""
+    try:
+        return reverse(ROUND_URL_NAME, args=[round_id])
+    except NoReverseMatch:
+        return ""
 
 
 @register.filter
-def xu(value: Any) -> str:
-    """A whole number of xu with the language's thousands separator."""
-    try:
-        number = int(value)
-    except (TypeError, ValueError):
-        return ""
-    return ("−" if number < 0 else "") + _grouped(number)
+def xu(value: int | None) -> str:
+    """A whole number of xu grouped by thousands in the active language: 10.000 / 10,000.
 
-
-@register.filter
-def signed_xu(value: Any) -> str:
-    """Like ``xu`` but always signed: +1.000, −200, 0."""
-    try:
-        number = int(value)
-    except (TypeError, ValueError):
+    Django's Vietnamese locale sets no NUMBER_GROUPING, so floatformat would not group.
+    """
+    if value is None:
         return ""
-    sign = "+" if number > 0 else "−" if number < 0 else ""
-    return sign + _grouped(number)
+    separator = str(formats.get_format("THOUSAND_SEPARATOR"))
+    sign = "-" if value < 0 else ""
+    return sign + f"{abs(int(value)):,}".replace(",", separator)

@@ -113,12 +113,15 @@ def wait_text(page: Any, selector: str, pattern: str) -> None:
     )
 
 
-def statement_sum(page: Any, base: str, round_id: int) -> int:
-    page.goto(f"{base}/ledger/statement/?round={round_id}")
+def ledger_sum(page: Any, base: str, round_id: int) -> int:
+    """What the ledger moved for this player in this round: its postings, added up."""
+    page.goto(f"{base}/history/{round_id}/")
     deltas = page.eval_on_selector_all(
-        "#statement tbody tr", "rows => rows.map(r => r.dataset.delta)"
+        "#round-postings tbody tr", "rows => rows.map(r => r.dataset.delta)"
     )
-    assert deltas, "the round has no transfers in the statement"
+    assert deltas, "the round has no postings"
+    page.goto(base + "/xu/statement/")
+    assert page.locator(f"a[href='/history/{round_id}/']").count() >= 1
     return sum(int(d) for d in deltas)
 
 
@@ -149,8 +152,8 @@ def test_three_players_play_two_rounds_on_laptop_and_phone(pages, shoot) -> None
     chi.fill("#id_password2", PASSWORD)
     chi.locator("main form button[type=submit]").click()
     chi.wait_for_url(base + "/")
-    chi.locator(".site-header button.bonus").click()  # the daily bonus
-    wait_text(chi, ".site-header [data-balance]", r"^11\.000$")
+    chi.locator("[data-testid=daily-bonus] button").click()
+    wait_text(chi, "[data-testid=header-balance]", r"^11\.000 xu$")
 
     an = pages.login("an", DESKTOP)
     assert axe_violations(an) == []
@@ -246,12 +249,11 @@ def test_three_players_play_two_rounds_on_laptop_and_phone(pages, shoot) -> None
     chi_result = summary_row(chi)
     assert an_result["xu"] + binh_result["xu"] + chi_result["xu"] == 0
     shown = f"{an_result['balance']:,}".replace(",", ".")  # 10.200 in Vietnamese
-    wait_text(an, ".site-header [data-balance]", f"^{shown}$")
+    wait_text(an, "[data-testid=header-balance]", f"^{shown} xu$")
 
     # The summary agrees with the ledger: the round's postings add up to the result.
     ledger = an.context.new_page()
-    assert statement_sum(ledger, base, round1) == an_result["xu"]
-    assert statement_sum(ledger, base, round1) == an_result["xu"]
+    assert ledger_sum(ledger, base, round1) == an_result["xu"]
     ledger.goto(base + "/history/")
     shoot(ledger, "history")
     ledger.click(f"a[href='/history/{round1}/']")
@@ -305,5 +307,5 @@ def test_three_players_play_two_rounds_on_laptop_and_phone(pages, shoot) -> None
     left = an.locator("#summary tbody tr[data-status='left']")
     assert int(left.get_attribute("data-xu")) < 0, "leaving forfeits every chi"
     ledger = an.context.new_page()
-    assert statement_sum(ledger, base, round2) == summary_row(an)["xu"]
+    assert ledger_sum(ledger, base, round2) == summary_row(an)["xu"]
     ledger.close()

@@ -32,30 +32,35 @@ def _play_to_the_end(players, table) -> Round:  # type: ignore[no-untyped-def]
     return round_
 
 
+def _detail(round_: Round) -> str:
+    return reverse("games:round_detail", kwargs={"round_id": round_.pk})
+
+
 def test_the_list_shows_my_rounds_with_their_result(client, players, table) -> None:  # type: ignore[no-untyped-def]
     round_ = _play_to_the_end(players, table)
     client.force_login(players[0])
     page = client.get(reverse("games:history")).content.decode()
-    assert reverse("games:round", kwargs={"round_id": round_.pk}) in page
+    assert _detail(round_) in page
     client.force_login(players[2])
     page = client.get(reverse("games:history")).content.decode()
-    assert reverse("games:round", kwargs={"round_id": round_.pk}) not in page
+    assert _detail(round_) not in page
 
 
 def test_a_finished_round_shows_everyones_cards_and_the_seeds(client, players, table) -> None:  # type: ignore[no-untyped-def]
     round_ = _play_to_the_end(players, table)
     client.force_login(players[1])
-    page = client.get(reverse("games:round", kwargs={"round_id": round_.pk})).content.decode()
+    page = client.get(_detail(round_)).content.decode()
     assert round_.server_seed in page
     for rp in round_.players.all():
         assert f'data-suit="{rp.cards[0][-1]}"' in page
-    assert f"?round={round_.pk}" in page  # the link to the ledger transfers
+    assert reverse("ledger:statement") in page  # the link to the ledger
+    assert page.count("data-delta=") == 2  # this round's hold and settlement postings
 
 
 def test_a_round_i_did_not_play_does_not_exist_for_me(client, players, table) -> None:  # type: ignore[no-untyped-def]
     round_ = _play_to_the_end(players, table)
     client.force_login(players[3])
-    assert client.get(reverse("games:round", kwargs={"round_id": round_.pk})).status_code == 404
+    assert client.get(_detail(round_)).status_code == 404
     verify = client.post(reverse("games:verify", kwargs={"round_id": round_.pk}))
     assert verify.status_code == 404
 
@@ -66,7 +71,7 @@ def test_a_live_round_hides_the_other_players_cards(client, players, table) -> N
     round_ = services.start_round(players[0], table.pk)
     theirs = round_.players.get(user=players[1])
     client.force_login(players[0])
-    page = client.get(reverse("games:round", kwargs={"round_id": round_.pk})).content.decode()
+    page = client.get(_detail(round_)).content.decode()
     assert round_.server_seed not in page
     assert "round-player" not in page
     assert all(f'aria-label="{code}"' not in page for code in theirs.cards)

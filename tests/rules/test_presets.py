@@ -87,7 +87,7 @@ def test_max_loss_is_the_largest_instant_payout_when_that_is_larger() -> None:
     fewer = Rules.preset("portal").with_overrides({"instant": {"dragon_flush": 52}, "scoop_all": 2})
     assert max_loss(fewer) == 52  # (5 + 10 + 3) x 2 = 36 < 52
     small = Rules.preset("portal").with_overrides(
-        {"bonus": {k: 1 for k in Rules.preset("portal").bonus}, "scoop_all": 1}
+        {"bonus": dict.fromkeys(Rules.preset("portal").bonus, 1), "scoop_all": 1}
     )
     assert max_loss(small) == 26
 

@@ -65,7 +65,8 @@ def test_vector_names_are_unique() -> None:
 @pytest.mark.parametrize("vector", VECTORS, ids=[f"{v['file']}:{v['name']}" for v in VECTORS])
 def test_library_settles_vector(vector: dict[str, Any]) -> None:
     output = settle_json(vector["input"])
-    assert actual_view(output, vector["expected"]) == expected_view(vector["expected"]), vector["why"]
+    expected = vector["expected"]
+    assert actual_view(output, expected) == expected_view(expected), vector["why"]
 
 
 def test_cli_settles_every_vector_in_one_batch() -> None:
@@ -82,4 +83,5 @@ def test_cli_settles_every_vector_in_one_batch() -> None:
     outputs = json.loads(done.stdout)
     assert len(outputs) == len(VECTORS)
     for vector, output in zip(VECTORS, outputs, strict=True):
-        assert actual_view(output, vector["expected"]) == expected_view(vector["expected"]), vector["name"]
+        expected = vector["expected"]
+        assert actual_view(output, expected) == expected_view(expected), vector["name"]

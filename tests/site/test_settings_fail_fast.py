@@ -54,7 +54,9 @@ def test_production_settings_pass_the_deploy_check(tmp_path):
         [PYTHON, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
         cwd=ROOT,
         env=site_env(
-            DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}", SECURE_SSL_REDIRECT="true"
+            DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}",
+            SECURE_SSL_REDIRECT="true",
+            SECURE_COOKIES="true",
         ),
         capture_output=True,
         text=True,

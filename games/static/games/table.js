@@ -287,7 +287,8 @@ function applySnapshot(snap) {
 }
 
 function setHeaderBalance(balance) {
-  for (const node of document.querySelectorAll("[data-balance]")) node.textContent = xu(balance);
+  const node = document.querySelector("[data-testid=header-balance]");
+  if (node) node.textContent = fmt(gettext("%(balance)s xu"), { balance: xu(balance) });
 }
 
 // --- actions --------------------------------------------------------------------------------
@@ -1017,7 +1018,7 @@ function renderSummary(focus) {
   const detail = el("a", "", gettext("Round details"));
   detail.href = `${config.history}${summary.round}/`;
   const ledger = el("a", "", gettext("Statement"));
-  ledger.href = `${config.statement}?round=${summary.round}`;
+  ledger.href = config.statement;
   links.append(detail, document.createTextNode(" · "), ledger);
   box.append(links);
   box.hidden = false;

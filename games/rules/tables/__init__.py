@@ -1,0 +1,1 @@
+"""Committed data of the rules engine: the auto-arrange win table and the script that builds it."""

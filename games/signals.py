@@ -1,0 +1,21 @@
+"""Hooks for features built on the tables (bots, moderation). Sent after the commit.
+
+Receivers must not change state themselves: they enqueue tasks that call services.
+"""
+
+from django.dispatch import Signal
+
+seat_changed = Signal()
+"""Someone sat down or stood up. Arguments: table_id."""
+
+round_dealt = Signal()
+"""A round was dealt. Arguments: table_id, round_id."""
+
+round_settled = Signal()
+"""A round was settled. Arguments: table_id, round_id."""
+
+
+def send_on_commit(signal: Signal, **kwargs: object) -> None:
+    from django.db import transaction
+
+    transaction.on_commit(lambda: signal.send(sender=None, **kwargs))

@@ -1,0 +1,137 @@
+"""A scripted player for integration tests and benchmarks: HTTP login, then a websocket."""
+
+from __future__ import annotations
+
+import asyncio
+import http.cookiejar
+import json
+import re
+import time
+import urllib.parse
+import urllib.request
+from collections.abc import Callable
+from typing import Any
+
+import websockets
+
+CARD = re.compile(r"^(10|[2-9TJQKA])[SCDH]$")
+
+
+def login(base: str, username: str, password: str) -> str:
+    """Log in through the real login form; return the Cookie header for the websocket."""
+    jar = http.cookiejar.CookieJar()
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
+    page = opener.open(base + "/accounts/login/", timeout=15).read().decode()
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page)
+    assert token, "no CSRF token on the login page"
+    body = urllib.parse.urlencode(
+        {"username": username, "password": password, "csrfmiddlewaretoken": token.group(1)}
+    ).encode()
+    request = urllib.request.Request(
+        base + "/accounts/login/", data=body, headers={"Referer": base + "/", "Origin": base}
+    )
+    opener.open(request, timeout=15).read()
+    cookies = {c.name: c.value for c in jar}
+    assert "sessionid" in cookies, f"login failed for {username}"
+    return "; ".join(f"{k}={v}" for k, v in cookies.items())
+
+
+def card_strings(value: Any) -> set[str]:
+    """Every card-looking string anywhere inside a JSON value."""
+    found: set[str] = set()
+    if isinstance(value, str):
+        if CARD.match(value):
+            found.add(value)
+    elif isinstance(value, dict):
+        for item in value.values():
+            found |= card_strings(item)
+    elif isinstance(value, list):
+        for item in value:
+            found |= card_strings(item)
+    return found
+
+
+class Player:
+    """One websocket connection at a table, recording everything it receives."""
+
+    def __init__(self, base: str, cookie: str, table_id: int, name: str = "") -> None:
+        self.url = base.replace("http://", "ws://") + f"/ws/tables/{table_id}/"
+        self.origin = base
+        self.cookie = cookie
+        self.name = name
+        self.received: list[dict[str, Any]] = []
+        self._taken: set[int] = set()
+        self._scan_from = 0
+        self._arrived = asyncio.Event()
+        self.ws: Any = None
+        self._reader: asyncio.Task[None] | None = None
+        self.version = 0
+
+    async def connect(self) -> dict[str, Any]:
+        self.ws = await websockets.connect(
+            self.url,
+            additional_headers={"Cookie": self.cookie},
+            origin=self.origin,  # type: ignore[arg-type]
+            open_timeout=15,
+            max_size=2**22,
+        )
+        self._reader = asyncio.create_task(self._read())
+        return await self.wait_for(lambda m: m["type"] == "snapshot")
+
+    async def _read(self) -> None:
+        try:
+            async for raw in self.ws:
+                message = json.loads(raw)
+                message["_at"] = time.monotonic()
+                if isinstance(message.get("version"), int) and message["type"] != "error":
+                    self.version = max(self.version, message["version"])
+                self.received.append(message)
+                self._arrived.set()
+        except websockets.ConnectionClosed:
+            pass
+
+    async def send(self, **message: Any) -> None:
+        await self.ws.send(json.dumps(message))
+
+    async def send_raw(self, text: str) -> None:
+        await self.ws.send(text)
+
+    async def wait_for(
+        self, predicate: Callable[[dict[str, Any]], bool], timeout: float = 20.0
+    ) -> dict[str, Any]:
+        """The earliest message not yet taken that matches (waiting for it if need be).
+
+        Messages another wait skipped stay available, so an event that arrives before the
+        reply to a request (``cards`` before the ``ok`` of ``start``) is not lost.
+        """
+        deadline = time.monotonic() + timeout
+        while True:
+            self._arrived.clear()  # before scanning, so an arrival during the scan wakes us
+            for index in range(self._scan_from, len(self.received)):
+                if index not in self._taken and predicate(self.received[index]):
+                    self._taken.add(index)
+                    while self._scan_from in self._taken:
+                        self._scan_from += 1
+                    return self.received[index]
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                kinds = [m.get("type") for m in self.received[-15:]]
+                raise TimeoutError(f"{self.name}: nothing matched; last messages {kinds}")
+            try:
+                await asyncio.wait_for(self._arrived.wait(), remaining)
+            except TimeoutError:
+                continue
+
+    async def request(self, timeout: float = 20.0, **message: Any) -> dict[str, Any]:
+        """Send a message with a fresh ref and wait for its ok or error."""
+        ref = f"r{time.monotonic_ns()}"
+        await self.send(ref=ref, **message)
+        return await self.wait_for(
+            lambda m: m.get("ref") == ref and m["type"] in {"ok", "error"}, timeout
+        )
+
+    async def close(self) -> None:
+        if self.ws is not None:
+            await self.ws.close()
+        if self._reader is not None:
+            await asyncio.wait([self._reader], timeout=5)
