@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from django.core.cache import cache
 from django.db.models import QuerySet
 
 from accounts.models import User
@@ -83,8 +84,21 @@ def chi_results(round_: Round) -> list[dict[str, Any]]:
     return list(settlement.get("pairs", []))
 
 
+HINDSIGHT_CACHE_SECONDS = 24 * 3600
+
+
 def hindsight(round_: Round, viewer: User) -> dict[str, Any] | None:
-    """The viewer's best arrangement in hindsight, when the rules library offers it."""
+    """The viewer's best arrangement in hindsight (a settled round never changes: cached)."""
+    key = f"games:hindsight:{round_.pk}:{viewer.pk}"
+    cached: dict[str, Any] | None = cache.get(key)
+    if cached is None:
+        cached = _hindsight(round_, viewer)
+        if cached is not None:
+            cache.set(key, cached, HINDSIGHT_CACHE_SECONDS)
+    return cached
+
+
+def _hindsight(round_: Round, viewer: User) -> dict[str, Any] | None:
     try:
         from games.rules.arrange import best_in_hindsight
     except ImportError:
