@@ -1,8 +1,8 @@
-"""The mậu binh path, driven by a scripted server: a hand with an instant win is announced
-while arranging, shown first at the showdown, and settled before any chi.
+"""The table page against a scripted server: the mậu binh path, and the automatic send
+when the time is nearly up.
 
-The deal is random on the real server, so this test answers the table's websocket itself
-(Playwright's route_web_socket) with the messages games.consumers would send.
+The deal is random on the real server, so these tests answer the table's websocket
+themselves (Playwright's route_web_socket) with the messages games.consumers would send.
 """
 
 from __future__ import annotations
@@ -132,3 +132,42 @@ def test_mau_binh_is_announced_then_shown_and_settled_first(pages, shoot, viewpo
     assert page.locator("#summary tr.is-you").get_attribute("data-xu") == "300"
     assert "Lục phé bôn" in page.locator("#summary").inner_text()
     shoot(page, "summary-instant")
+
+
+@pytest.mark.browser
+def test_a_complete_arrangement_is_sent_when_time_is_nearly_up(pages) -> None:  # type: ignore[no-untyped-def]
+    sockets: list[Any] = []
+    received: list[dict[str, Any]] = []
+
+    def answer(ws: Any) -> None:
+        sockets.append(ws)
+        ws.on_message(lambda message: received.append(json.loads(message)))
+
+    page = pages.login("em", DESKTOP)
+    page.route_web_socket(re.compile(r".*/ws/tables/\d+/$"), answer)
+    page.fill("#id_name", "Bàn hết giờ")
+    page.click("#create-button")
+    page.wait_for_url(re.compile(r".*/tables/\d+/$"))
+    config = json.loads(page.locator("#table-config").inner_text())
+    snapshot = _script(config["table"], config["user"], "Em")[0]
+    snapshot["round"]["you"]["cards"] = OTHER
+    snapshot["round"]["deadline"] = _iso(6)
+    for _ in range(100):
+        if sockets:
+            break
+        page.wait_for_timeout(50)
+    sockets[-1].send(json.dumps(snapshot))
+    for row, cards in (("1", OTHER[:5]), ("2", OTHER[5:10]), ("3", OTHER[10:])):
+        for code in cards:
+            page.locator(f'#me button.pcard[data-card="{code}"]').click()
+        page.click(f"#row-{row}-button")
+    assert page.locator("#submit").is_enabled()  # not pressed: the clock will send it
+    page.wait_for_function("document.querySelector('#clock-text').textContent === '2'")
+    for _ in range(60):
+        if any(m.get("type") == "submit" for m in received):
+            break
+        page.wait_for_timeout(100)
+    sent = [m for m in received if m.get("type") == "submit"]
+    assert len(sent) == 1
+    assert sent[0]["chi"] == [OTHER[:5], OTHER[5:10], OTHER[10:]]
+    assert sent[0]["round"] == 77
