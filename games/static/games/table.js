@@ -532,6 +532,11 @@ function seatHead(seat, player) {
   const who = el("div", "who");
   who.append(el("span", "name", seat.name));
   who.append(el("span", "balance", `${xu(seat.balance)} xu`));
+  const live = state.round && (state.round.state === "arranging" || state.round.state === "showdown");
+  if (live && player && player.hold > 0 && seat.user === config.user) {
+    // The wallet shows what is left; say where the rest is until the round is paid.
+    who.append(el("span", "held", fmt(gettext("%(x)s xu held for this round"), { x: xu(player.hold) })));
+  }
   const [kind, label] = seatStatus(seat, player);
   const badge = el("span", `badge status-${kind}`, label);
   head.append(avatar, who, badge);
