@@ -42,9 +42,11 @@ test: lint typecheck
 
 messages: $(STAMP)
 	DEBUG=true $(PY) manage.py makemessages -l vi -l en --no-wrap --no-location \
-	  --ignore=.venv --ignore=ledger --ignore=games --ignore=tests --ignore=benchmarks
+	  --ignore=.venv --ignore=ledger --ignore=games --ignore=tests --ignore=benchmarks \
+	  --ignore=staticfiles --ignore=test-artifacts
 	for app in ledger games; do (cd $$app && DEBUG=true ../$(PY) ../manage.py makemessages -l vi -l en --no-wrap --no-location); done
-	DEBUG=true $(PY) manage.py compilemessages --ignore=.venv
+	cd games && DEBUG=true ../$(PY) ../manage.py makemessages -d djangojs -l vi -l en --no-wrap --no-location
+	DEBUG=true $(PY) manage.py compilemessages --ignore=.venv --ignore=staticfiles
 
 worker: $(STAMP)
 	$(VENV)/bin/celery -A maubinh_site worker --loglevel=INFO

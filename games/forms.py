@@ -1,0 +1,127 @@
+"""The create-table form: house rules with a plain explanation of each (RULES.md section 9).
+
+A blank rule keeps the preset's value, so switching preset never carries the other
+preset's numbers along. ``games.services.create_table`` does the real validation.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from games.models import Preset
+from games.rules.presets import BONUS_KEYS, LIMITS
+
+TIMER_FIELDS = ("start_seconds", "arrange_seconds", "reveal_seconds")
+SCOOP_FIELDS = ("scoop_one", "scoop_all", "scoop_all_min")
+
+RULE_HELP = {
+    "start_seconds": _(
+        "Seconds between the second player sitting down and the automatic deal (5–60)."
+    ),
+    "arrange_seconds": _(
+        "Seconds everyone has to arrange their 13 cards (30–180). "
+        "If everyone presses Done earlier, the showdown starts at once."
+    ),
+    "reveal_seconds": _("Seconds each chi stays on screen during the showdown (2–10)."),
+    "scoop_one": _(
+        "Sập 3 chi: a player who loses all three chi to one opponent pays that opponent "
+        "this many times the amount (1–6)."
+    ),
+    "scoop_all": _(
+        "Sập làng: a player who loses all three chi to every opponent pays everyone "
+        "this many times the amount (1–6)."
+    ),
+    "scoop_all_min": _("Sập làng needs at least this many opponents at the table (1–3)."),
+    "trips_chi3": _("Units for winning chi 3 with three of a kind (sám chi cuối)."),
+    "full_house_chi2": _("Units for winning chi 2 with a full house (cù lũ chi giữa)."),
+    "quads_chi1": _("Units for winning chi 1 with four of a kind (tứ quý)."),
+    "quads_chi2": _("Units for winning chi 2 with four of a kind."),
+    "straight_flush_chi1": _("Units for winning chi 1 with a straight flush (thùng phá sảnh)."),
+    "straight_flush_chi2": _("Units for winning chi 2 with a straight flush."),
+}
+
+RULE_LABELS = {
+    "start_seconds": _("Auto-start after (s)"),
+    "arrange_seconds": _("Time to arrange (s)"),
+    "reveal_seconds": _("Each chi shown for (s)"),
+    "scoop_one": _("Sập 3 chi multiplier"),
+    "scoop_all": _("Sập làng multiplier"),
+    "scoop_all_min": _("Sập làng: minimum opponents"),
+    "trips_chi3": _("Three of a kind in chi 3"),
+    "full_house_chi2": _("Full house in chi 2"),
+    "quads_chi1": _("Four of a kind in chi 1"),
+    "quads_chi2": _("Four of a kind in chi 2"),
+    "straight_flush_chi1": _("Straight flush in chi 1"),
+    "straight_flush_chi2": _("Straight flush in chi 2"),
+}
+
+
+class CreateTableForm(forms.Form):
+    name = forms.CharField(label=_("Table name"), max_length=60)
+    preset = forms.ChoiceField(
+        label=_("Rules"),
+        choices=Preset.choices,
+        initial=Preset.PORTAL,
+        help_text=_(
+            "Portal: the common online rules. Classic: the traditional rules "
+            "(more instant wins, sập 3 chi pays double)."
+        ),
+    )
+    stake = forms.IntegerField(
+        label=_("Stake per chi (xu)"),
+        min_value=1,
+        max_value=1_000_000,
+        initial=100,
+        help_text=_("What one chi is worth. You need 20 times the stake to sit."),
+    )
+    seats = forms.TypedChoiceField(
+        label=_("Seats"),
+        choices=[(2, "2"), (3, "3"), (4, "4")],
+        coerce=int,
+        initial=4,
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for key in (*TIMER_FIELDS, *SCOOP_FIELDS):
+            low, high = LIMITS[key]
+            self.fields[key] = forms.IntegerField(
+                label=RULE_LABELS[key],
+                required=False,
+                min_value=low,
+                max_value=high,
+                help_text=RULE_HELP[key],
+            )
+        for key in BONUS_KEYS:
+            self.fields[f"bonus_{key}"] = forms.IntegerField(
+                label=RULE_LABELS[key],
+                required=False,
+                min_value=1,
+                max_value=20,
+                help_text=RULE_HELP[key],
+            )
+
+    def timer_fields(self) -> list[forms.BoundField]:
+        return [self[key] for key in TIMER_FIELDS]
+
+    def scoop_fields(self) -> list[forms.BoundField]:
+        return [self[key] for key in SCOOP_FIELDS]
+
+    def bonus_fields(self) -> list[forms.BoundField]:
+        return [self[f"bonus_{key}"] for key in BONUS_KEYS]
+
+    def rules_overrides(self) -> dict[str, Any]:
+        """Only the rules the creator filled in; the rest stay as the preset has them."""
+        data = self.cleaned_data
+        overrides: dict[str, Any] = {
+            key: data[key] for key in (*TIMER_FIELDS, *SCOOP_FIELDS) if data.get(key) is not None
+        }
+        bonus = {
+            key: data[f"bonus_{key}"] for key in BONUS_KEYS if data.get(f"bonus_{key}") is not None
+        }
+        if bonus:
+            overrides["bonus"] = bonus
+        return overrides

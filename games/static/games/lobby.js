@@ -1,0 +1,95 @@
+// The live lobby: the table list over ws/lobby/, filtered in place.
+import { Live } from "./live.js";
+
+const { gettext } = window;
+const LANG = document.documentElement.lang || "vi";
+const number = new Intl.NumberFormat(LANG === "en" ? "en-US" : "vi-VN");
+const list = document.getElementById("table-list");
+const empty = document.getElementById("table-empty");
+const status = document.getElementById("lobby-status");
+const balance = Number(list.dataset.balance || 0);
+const filters = {
+  stake: document.getElementById("filter-stake"),
+  preset: document.getElementById("filter-preset"),
+  free: document.getElementById("filter-free"),
+};
+const tables = new Map();
+const STATES = { playing: () => gettext("Playing"), starting: () => gettext("Starting"), waiting: () => gettext("Waiting") };
+const PRESETS = { portal: () => gettext("Portal"), classic: () => gettext("Classic") };
+
+function matches(row) {
+  const [low, high] = (filters.stake.value || "0-").split("-").map((x) => (x === "" ? Infinity : Number(x)));
+  if (row.stake < low || row.stake > high) return false;
+  if (filters.preset.value && row.preset !== filters.preset.value) return false;
+  if (filters.free.checked && row.free <= 0) return false;
+  return true;
+}
+
+function item(row) {
+  const li = document.createElement("li");
+  li.className = "table-card";
+  li.dataset.id = row.id;
+  if (row.min_balance > balance) li.classList.add("unaffordable");
+  const link = document.createElement("a");
+  link.href = `/tables/${row.id}/`;
+  link.className = "table-link";
+  const name = document.createElement("span");
+  name.className = "table-name";
+  name.textContent = row.name;
+  const state = document.createElement("span");
+  state.className = `state state-${row.state}`;
+  state.textContent = (STATES[row.state] || STATES.waiting)();
+  link.append(name, state);
+  const facts = document.createElement("dl");
+  const fact = (label, value) => {
+    const div = document.createElement("div");
+    const dt = document.createElement("dt");
+    dt.textContent = label;
+    const dd = document.createElement("dd");
+    dd.textContent = value;
+    div.append(dt, dd);
+    facts.append(div);
+  };
+  fact(gettext("Stake"), `${number.format(row.stake)} xu`);
+  fact(gettext("Players"), `${row.taken}/${row.seats}`);
+  fact(gettext("Rules"), (PRESETS[row.preset] || PRESETS.portal)());
+  li.append(link, facts);
+  if (row.min_balance > balance) {
+    const note = document.createElement("p");
+    note.className = "muted small";
+    note.textContent = window.interpolate(gettext("You need %(x)s xu to sit here."), { x: number.format(row.min_balance) }, true);
+    li.append(note);
+  }
+  return li;
+}
+
+function render() {
+  const rows = [...tables.values()].filter(matches).sort((a, b) => a.stake - b.stake || a.id - b.id);
+  list.replaceChildren(...rows.map(item));
+  empty.hidden = rows.length > 0;
+}
+
+for (const input of Object.values(filters)) input.addEventListener("change", render);
+
+const live = new Live("/ws/lobby/", {
+  onMessage(message) {
+    if (message.type === "lobby") {
+      tables.clear();
+      for (const row of message.tables) tables.set(row.id, row);
+      render();
+    } else if (message.type === "table") {
+      const row = message.table;
+      const known = tables.get(row.id);
+      if (known && known.version > row.version) return;
+      tables.set(row.id, row);
+      render();
+    }
+  },
+  onStatus(state) {
+    status.textContent = state === "open" ? gettext("Table list is live.") : gettext("Connection lost. Reconnecting…");
+  },
+});
+live.connect();
+document.addEventListener("visibilitychange", () => {
+  if (document.visibilityState === "visible") live.nudge();
+});

@@ -1,0 +1,16 @@
+from django.urls import path
+
+from games import views
+
+app_name = "games"
+
+urlpatterns = [
+    path("lobby/", views.lobby, name="lobby"),
+    path("tables/new/", views.create_table, name="create_table"),
+    path("tables/quick-join/", views.quick_join, name="quick_join"),
+    path("tables/<int:table_id>/", views.table, name="table"),
+    path("rounds/<int:round_id>/suggest/", views.suggest, name="suggest"),
+    path("history/", views.history_list, name="history"),
+    path("history/<int:round_id>/", views.round_detail, name="round_detail"),
+    path("history/<int:round_id>/verify/", views.verify, name="verify"),
+]

@@ -1,0 +1,222 @@
+"""Pages: the lobby, a table, the hand history; and two small JSON endpoints.
+
+Live play goes over the websocket (``games.consumers``); these views render the pages
+the scripts attach to, and each write is one service call.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
+from django.core.paginator import Paginator
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from accounts.models import User
+from games import history, selectors, services
+from games.errors import GameError
+from games.forms import CreateTableForm
+from games.models import PlayerStatus, RoundPlayer, RoundState, Seat, Table
+from games.rules import parse_cards
+from games.rules.fair import FairnessError
+from games.rules.instant import INSTANT_NAMES
+from ledger import selectors as ledger_selectors
+
+SUGGESTIONS = 3
+SUGGEST_CACHE_SECONDS = 300
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    """The lobby for players, the welcome page for visitors."""
+    if request.user.is_authenticated:
+        return lobby(request)
+    return render(request, "home.html")
+
+
+def _user(request: HttpRequest) -> User:
+    return request.user  # type: ignore[return-value]
+
+
+def _lobby_page(request: HttpRequest, form: CreateTableForm, status: int = 200) -> HttpResponse:
+    user = _user(request)
+    seat = Seat.objects.filter(user=user).select_related("table").first()
+    context = {
+        "tables": [selectors.lobby_row(t) for t in selectors.open_tables()],
+        "form": form,
+        "seat": seat,
+        "balance": ledger_selectors.balance(user),
+    }
+    return render(request, "games/lobby.html", context, status=status)
+
+
+@login_required
+def lobby(request: HttpRequest) -> HttpResponse:
+    return _lobby_page(request, CreateTableForm())
+
+
+@login_required
+@require_POST
+def create_table(request: HttpRequest) -> HttpResponse:
+    form = CreateTableForm(request.POST)
+    if form.is_valid():
+        try:
+            table = services.create_table(
+                _user(request),
+                name=form.cleaned_data["name"],
+                preset=form.cleaned_data["preset"],
+                stake=form.cleaned_data["stake"],
+                seats=form.cleaned_data["seats"],
+                rules_overrides=form.rules_overrides(),
+            )
+        except GameError as exc:
+            form.add_error(None, exc.message)
+        else:
+            return redirect("games:table", table_id=table.pk)
+    return _lobby_page(request, form, status=400)
+
+
+@login_required
+@require_POST
+def quick_join(request: HttpRequest) -> HttpResponse:
+    """Sit at the fullest open table that still has a seat this player can afford."""
+    user = _user(request)
+    seat = Seat.objects.filter(user=user).first()
+    if seat is not None:
+        return redirect("games:table", table_id=seat.table_id)
+    balance = ledger_selectors.balance(user)
+    rows = [selectors.lobby_row(t) for t in selectors.open_tables()]
+    candidates = sorted(
+        (r for r in rows if r["free"] > 0 and r["min_balance"] <= balance),
+        key=lambda r: (r["state"] == "playing", -r["taken"], r["stake"]),
+    )
+    for row in candidates:
+        try:
+            services.sit(user, row["id"])
+        except GameError:
+            continue  # taken meanwhile, or refused: try the next one
+        return redirect("games:table", table_id=row["id"])
+    messages.info(request, _("No table has a free seat you can afford right now. Open one!"))
+    return redirect("games:lobby")
+
+
+@login_required
+def table(request: HttpRequest, table_id: int) -> HttpResponse:
+    table = get_object_or_404(Table.objects.select_related("host"), pk=table_id)
+    config = {
+        "table": table.pk,
+        "user": request.user.pk,
+        "ws": f"/ws/tables/{table.pk}/",
+        "suggest": reverse("games:suggest", kwargs={"round_id": 0}),
+        "lobby": reverse("games:lobby"),
+        "history": reverse("games:history"),
+        "statement": reverse("ledger:statement"),
+        "can_suggest": importlib.util.find_spec("games.rules.arrange") is not None,
+    }
+    return render(
+        request,
+        "games/table.html",
+        {"table": table, "config": config, "rules": table.rules.to_dict()},
+    )
+
+
+def _json_error(message: str, code: str, status: int) -> JsonResponse:
+    return JsonResponse({"error": code, "message": message}, status=status)
+
+
+@login_required
+@require_GET
+def suggest(request: HttpRequest, round_id: int) -> JsonResponse:
+    """Up to three arrangements of the requester's own cards in their current round."""
+    player = (
+        RoundPlayer.objects.filter(round_id=round_id, user=_user(request))
+        .select_related("round")
+        .first()
+    )
+    if player is None:
+        return _json_error(_("You are not playing in this round."), "not_in_round", 404)
+    round_ = player.round
+    if round_.state != RoundState.ARRANGING or player.status != PlayerStatus.PLAYING:
+        return _json_error(_("Arranging is over for this round."), "not_arranging", 409)
+    key = f"games:suggest:{round_.pk}:{player.user_id}"
+    data = cache.get(key)
+    if data is None:
+        try:
+            from games.rules.arrange import suggest as suggest_arrangements
+        except ImportError:
+            return _json_error(_("Suggestions are not available yet."), "unavailable", 503)
+        found = suggest_arrangements(parse_cards(player.cards), round_.rules, n=SUGGESTIONS)
+        data = {"round": round_.pk, "suggestions": [_suggestion(s) for s in found[:SUGGESTIONS]]}
+        cache.set(key, data, SUGGEST_CACHE_SECONDS)
+    return JsonResponse(data)
+
+
+def _suggestion(found: Any) -> dict[str, Any]:
+    data: dict[str, Any] = found.to_json()
+    kind = data.get("instant")
+    names = INSTANT_NAMES.get(kind) if kind else None
+    data["instant_name"] = {"vi": names[0], "en": names[1]} if names else None
+    return data
+
+
+@login_required
+def history_list(request: HttpRequest) -> HttpResponse:
+    page = Paginator(history.rounds_played(_user(request)), 25).get_page(request.GET.get("page"))
+    return render(request, "games/history.html", {"page": page})
+
+
+@login_required
+def round_detail(request: HttpRequest, round_id: int) -> HttpResponse:
+    user = _user(request)
+    round_ = history.played_round(user, round_id)
+    if round_ is None:
+        raise Http404(_("You did not play this round."))
+    context: dict[str, Any] = {"round": round_, "finished": round_.is_finished}
+    if round_.is_finished:
+        lines = history.player_lines(round_, user)
+        names = {line.position: line.name for line in lines}
+        context.update(
+            {
+                "players": lines,
+                "names": names,
+                "pairs": history.pair_rows(round_, names),
+                "postings": history.round_postings(user, round_.pk),
+                "hindsight": history.hindsight(round_, user)
+                if round_.state == RoundState.SETTLED
+                else None,
+                "mine": next((line for line in lines if line.is_you), None),
+            }
+        )
+    return render(request, "games/round_detail.html", context)
+
+
+@login_required
+@require_POST
+def verify(request: HttpRequest, round_id: int) -> JsonResponse:
+    """Recompute the deal from the revealed seeds (provably fair)."""
+    round_ = history.played_round(_user(request), round_id)
+    if round_ is None:
+        return _json_error(_("You did not play this round."), "not_found", 404)
+    try:
+        selectors.verify_round(round_)
+    except FairnessError as exc:
+        if getattr(exc, "code", "") == "not_finished":
+            message = _("The server seed is revealed when the round is over.")
+        else:
+            message = _("Verification failed: the deal does not match the seeds.")
+        return JsonResponse({"ok": False, "message": message})
+    return JsonResponse(
+        {
+            "ok": True,
+            "message": _(
+                "Verified: the commitment matches the server seed, and the seeds deal "
+                "exactly these cards."
+            ),
+        }
+    )

@@ -1,0 +1,187 @@
+"""The real stack for browser tests: daphne on a scratch SQLite file, Debian Chromium.
+
+One site per test session (migrated, static files collected, two players created through
+the sign-up service); every test opens its own browser contexts, and every page's console
+errors fail the test that opened it.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.processes import PYTHON, ROOT, daphne, site_env
+from tests.services import CHROMIUM
+
+SCREENSHOTS = ROOT / "test-artifacts" / "screenshots"
+AXE = Path(__file__).parent / "vendor" / "axe.min.js"
+PASSWORD = "maubinh-Browser-42"
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+CREATE_USERS = """
+from accounts import services
+for name, display in {users!r}:
+    services.sign_up(username=name, password={password!r}, display_name=display)
+"""
+
+
+@dataclass
+class Site:
+    url: str
+    env: dict[str, str]
+
+    def manage(self, *args: str) -> str:
+        done = subprocess.run(
+            [PYTHON, "manage.py", *args],
+            cwd=ROOT,
+            env=self.env,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert done.returncode == 0, done.stderr[-3000:]
+        return done.stdout
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
+    tmp = tmp_path_factory.mktemp("site")
+    env = site_env(DATABASE_URL=f"sqlite:///{tmp / 'db.sqlite3'}", LOG_LEVEL="WARNING")
+    setup = Site("", env)
+    setup.manage("migrate", "--noinput", "-v0")
+    setup.manage("collectstatic", "--noinput", "-v0")
+    users = [("an", "An"), ("binh", "Bình"), ("dung", "Dũng"), ("em", "Em")]
+    setup.manage("shell", "-c", CREATE_USERS.format(users=users, password=PASSWORD))
+    with daphne(env, tmp / "daphne.log") as url:
+        yield Site(url, env)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@dataclass
+class Pages:
+    """Opens logged-in pages and collects their console errors."""
+
+    site: Site
+    browser: Any
+    errors: list[str] = field(default_factory=list)
+    contexts: list[Any] = field(default_factory=list)
+
+    def new(self, viewport: dict[str, int] = DESKTOP, name: str = "", touch: bool = False) -> Any:
+        context = self.browser.new_context(
+            viewport=viewport, locale="vi-VN", has_touch=touch, is_mobile=touch
+        )
+        context.set_default_timeout(15_000)
+        self.contexts.append(context)
+        page = context.new_page()
+        label = name or f"page{len(self.contexts)}"
+        page.on(
+            "console",
+            lambda message: (
+                self.errors.append(f"{label}: {message.text}") if message.type == "error" else None
+            ),
+        )
+        page.on("pageerror", lambda error: self.errors.append(f"{label}: {error}"))
+        return page
+
+    def login(self, username: str, viewport: dict[str, int] = DESKTOP, touch: bool = False) -> Any:
+        page = self.new(viewport, username, touch)
+        page.goto(self.site.url + "/accounts/login/")
+        page.fill("#id_username", username)
+        page.fill("#id_password", PASSWORD)
+        page.locator("main form button[type=submit]").click()
+        page.wait_for_url(self.site.url + "/")
+        return page
+
+    def close(self) -> None:
+        for context in self.contexts:
+            context.close()
+
+
+@pytest.fixture
+def pages(site: Site, browser: Any) -> Iterator[Pages]:
+    opened = Pages(site, browser)
+    yield opened
+    opened.close()
+    assert not opened.errors, "console errors:\n" + "\n".join(opened.errors)
+
+
+@pytest.fixture
+def shoot() -> Callable[[Any, str], None]:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+
+    def take(page: Any, name: str) -> None:
+        width = page.viewport_size["width"]
+        page.screenshot(path=str(SCREENSHOTS / f"{name}-{width}.png"), full_page=True)
+
+    return take
+
+
+def axe_violations(page: Any) -> list[dict[str, Any]]:
+    """Serious and critical axe-core violations on the page as it is now."""
+    page.add_script_tag(path=str(AXE))
+    result = page.evaluate("async () => await axe.run(document, {resultTypes: ['violations']})")
+    return [
+        {"id": v["id"], "impact": v["impact"], "nodes": [n["target"] for n in v["nodes"]][:5]}
+        for v in result["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
+
+
+MARK_FOCUSED = """
+() => {
+  const el = document.activeElement;
+  if (!el || el === document.body) return 'none';
+  if (el.dataset.kbSeen) return 'again';
+  el.dataset.kbSeen = '1';
+  return 'new';
+}
+"""
+NOT_REACHED = """
+() => {
+  // checkVisibility also sees content hidden in a closed <details>.
+  const visible = (el) => el.checkVisibility({checkVisibilityCSS: true});
+  const selector = 'a[href], button, input, select, summary, textarea';
+  const controls = [...document.querySelectorAll(selector)]
+    .filter((el) => !el.disabled && visible(el) && !el.closest('dialog:not([open])'));
+  const cardSeen = controls.some((el) => el.dataset.card && el.dataset.kbSeen);
+  return controls
+    .filter((el) => !el.dataset.kbSeen && !(el.dataset.card && cardSeen))
+    .map((el) => el.outerHTML.slice(0, 120));
+}
+"""
+
+
+def unreachable_by_keyboard(page: Any, limit: int = 200) -> list[str]:
+    """Controls that Tab never reaches (the 13 cards are one tab stop, arrows move inside)."""
+    page.evaluate(
+        "document.querySelectorAll('[data-kb-seen]').forEach(e => delete e.dataset.kbSeen)"
+    )
+    page.evaluate("document.activeElement && document.activeElement.blur()")
+    for _ in range(limit):
+        page.keyboard.press("Tab")
+        if page.evaluate(MARK_FOCUSED) == "again":
+            break
+    return page.evaluate(NOT_REACHED)
