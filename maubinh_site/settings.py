@@ -48,6 +48,7 @@ INSTALLED_APPS = [
     "accounts",
     "ledger",
     "games",
+    "bots",
 ]
 
 MIDDLEWARE = [

@@ -1,0 +1,97 @@
+"""What a bot may read. A bot's turn sees its own 13 cards and the public table facts,
+never another player's cards: ``bot_hand`` is the only read the turn makes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db.models import Count, F, Q, QuerySet
+
+from accounts.models import User
+from bots.models import Bot, BotOnlyTable
+from games.models import PlayerStatus, Round, RoundPlayer, RoundState, Seat, Table
+from games.rules import Rules
+
+
+@dataclass(frozen=True)
+class BotHand:
+    """One bot's view of a round it must arrange: its own cards and the public rules."""
+
+    round_id: int
+    cards: tuple[str, ...]
+    rules: Rules
+    opponents: int
+    dealt_version: int
+    difficulty: str
+
+
+def bot_hand(round_id: int, bot_user_id: int, expected_phase: int) -> BotHand | None:
+    """The bot's hand if it still has to arrange in this phase of the round, else None."""
+    player = (
+        RoundPlayer.objects.filter(
+            round_id=round_id,
+            user_id=bot_user_id,
+            user__is_bot=True,
+            status=PlayerStatus.PLAYING,
+            submitted_at__isnull=True,
+            round__state=RoundState.ARRANGING,
+            round__phase=expected_phase,
+        )
+        .select_related("round", "user__bot_profile")
+        .first()
+    )
+    if player is None:
+        return None
+    round_: Round = player.round
+    return BotHand(
+        round_id=round_.pk,
+        cards=tuple(player.cards),
+        rules=round_.rules,
+        opponents=round_.players.count() - 1,
+        dealt_version=round_.dealt_version,
+        difficulty=player.user.bot_profile.difficulty,
+    )
+
+
+def seated_bots(table: Table) -> QuerySet[Seat]:
+    return table.seat_set.filter(user__is_bot=True).select_related("user")
+
+
+def seated_people(table: Table) -> QuerySet[Seat]:
+    return table.seat_set.filter(user__is_bot=False)
+
+
+def seated_user_ids(table: Table) -> list[int]:
+    """Who sits at the table now: the state a delayed bot arrival expects to find."""
+    return sorted(table.seat_set.values_list("user_id", flat=True))
+
+
+def is_bot_only(table: Table) -> bool:
+    return BotOnlyTable.objects.filter(table=table).exists()
+
+
+def free_bots() -> QuerySet[Bot]:
+    """Bots not seated anywhere, oldest first."""
+    return Bot.objects.filter(user__seat__isnull=True).order_by("pk")
+
+
+def bots_in_round(round_id: int) -> list[int]:
+    return list(
+        RoundPlayer.objects.filter(round_id=round_id, user__is_bot=True).values_list(
+            "user_id", flat=True
+        )
+    )
+
+
+def quick_play_tables(user: User, balance: int) -> QuerySet[Table]:
+    """Open bot tables this user can afford with a free seat, those with people first."""
+    return (
+        Table.objects.filter(is_open=True, allow_bots=True, min_balance__lte=balance)
+        .exclude(bot_only__isnull=False)
+        .annotate(
+            taken=Count("seat_set"),
+            people=Count("seat_set", filter=Q(seat_set__user__is_bot=False)),
+        )
+        .filter(taken__lt=F("seats"))
+        .order_by("-people", "stake", "pk")
+    )
