@@ -23,6 +23,7 @@ run: export DEBUG ?= true
 run: $(STAMP)
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py seed_demo
+	$(PY) manage.py seed_demo_tables
 	@echo ""
 	@echo "  Mậu Binh Online: http://$(HOST):$(PORT)/"
 	@echo ""
