@@ -43,8 +43,8 @@ test: lint typecheck
 
 messages: $(STAMP)
 	DEBUG=true $(PY) manage.py makemessages -l vi -l en --no-wrap --no-location \
-	  --ignore=.venv --ignore=ledger --ignore=games --ignore=tests --ignore=benchmarks
-	for app in ledger games; do (cd $$app && DEBUG=true ../$(PY) ../manage.py makemessages -l vi -l en --no-wrap --no-location); done
+	  --ignore=.venv --ignore=ledger --ignore=games --ignore=bots --ignore=tests --ignore=benchmarks
+	for app in ledger games bots; do (cd $$app && DEBUG=true ../$(PY) ../manage.py makemessages -l vi -l en --no-wrap --no-location); done
 	DEBUG=true $(PY) manage.py compilemessages --ignore=.venv
 
 worker: $(STAMP)

@@ -42,3 +42,16 @@ def test_quick_play_with_too_little_xu_says_how_much_is_needed(make_user):
         services.quick_play(poor)
     assert refused.value.code == "balance_too_low"
     assert "20" in refused.value.message
+
+
+def test_a_bots_refusal_reads_in_vietnamese(make_user):
+    from django.utils import translation
+
+    from ledger.models import Account
+
+    poor = make_user("binh")
+    Account.objects.filter(user=poor).update(balance=5)
+    with translation.override("vi"), pytest.raises(SeatError) as refused:
+        services.quick_play(poor)
+    with translation.override("vi"):
+        assert refused.value.message.startswith("Bạn cần ít nhất 20 xu")
