@@ -24,22 +24,29 @@ def on_seat_changed(sender: Any, table_id: int, **kwargs: Any) -> None:
     table = Table.objects.filter(pk=table_id).first()
     if table is None or active_round(table) is not None:
         return  # bots come and go between rounds; round_settled looks again
-    _review(table)
+    if (
+        selectors.seated_bots(table).exists()
+        and not selectors.seated_people(table).exists()
+        and not selectors.is_bot_only(table)
+    ):
+        tasks.tidy_table.delay(table.pk)  # the last person left: the bots go too
+    _schedule_fill(table)
 
 
 def on_round_settled(sender: Any, table_id: int, round_id: int, **kwargs: Any) -> None:
     table = Table.objects.filter(pk=table_id).first()
-    if table is not None:
-        _review(table)
-
-
-def _review(table: Table) -> None:
-    people = selectors.seated_people(table).exists()
-    if selectors.seated_bots(table).exists():
-        tasks.tidy_table.delay(table.pk)
-    if not table.allow_bots or table.seat_set.count() >= table.seats:
+    if table is None:
         return
-    if people or selectors.is_bot_only(table):
+    if selectors.seated_bots(table).exists():
+        tasks.tidy_table.delay(table.pk)  # leave, make room, or top up for the next deal
+    _schedule_fill(table)
+
+
+def _schedule_fill(table: Table) -> None:
+    """Bots come for the free seats once the people here have waited undisturbed."""
+    if not table.allow_bots or not table.is_open or table.seat_set.count() >= table.seats:
+        return
+    if selectors.seated_people(table).exists() or selectors.is_bot_only(table):
         tasks.fill_table.apply_async(
             (table.pk, selectors.seated_user_ids(table)), countdown=table.bot_wait_seconds
         )

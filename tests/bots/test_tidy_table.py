@@ -73,3 +73,21 @@ def test_bots_that_stay_are_topped_up_for_the_next_round(person, full):
     services.tidy_table(full.pk)
     assert balance(bot) >= full.min_balance
     assert topups.count() == before + 1
+
+
+def test_the_last_person_leaving_sends_the_bots_away_through_a_task(
+    person, full, queued, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        games.stand(person)
+    assert queued.named("bots.tidy_table") == [((full.pk,), {})]
+    assert queued.named("bots.fill_table") == []
+
+
+def test_a_settled_round_tidies_the_table_for_the_next_deal(
+    person, full, queued, django_capture_on_commit_callbacks
+):
+    round_ = games.start_round(person, full.pk)
+    with django_capture_on_commit_callbacks(execute=True):
+        _settle(round_)
+    assert queued.named("bots.tidy_table") == [((full.pk,), {})]
