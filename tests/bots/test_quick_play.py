@@ -55,3 +55,26 @@ def test_a_bots_refusal_reads_in_vietnamese(make_user):
         services.quick_play(poor)
     with translation.override("vi"):
         assert refused.value.message.startswith("Bạn cần ít nhất 20 xu")
+
+
+def test_quick_play_joins_people_at_a_full_bot_table_by_taking_a_bots_seat(
+    person, make_user, bot_table
+):
+    from bots import selectors
+
+    games.sit(person, bot_table.pk)
+    services.fill_table(bot_table.pk, [person.pk])
+    friend = make_user("binh")
+    assert services.quick_play(friend) == bot_table
+    assert selectors.seated_people(bot_table).count() == 2
+    assert selectors.seated_bots(bot_table).count() == 2
+
+
+def test_quick_play_does_not_wait_on_a_full_bot_table_in_the_middle_of_a_round(
+    person, make_user, bot_table
+):
+    games.sit(person, bot_table.pk)
+    services.fill_table(bot_table.pk, [person.pk])
+    games.start_round(person, bot_table.pk)
+    table = services.quick_play(make_user("binh"))
+    assert table != bot_table
