@@ -10,10 +10,11 @@ from __future__ import annotations
 import json
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from channels.db import database_sync_to_async
+from channels.db import DatabaseSyncToAsync, database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.utils import translation
 from django.utils.translation import gettext as _
@@ -27,6 +28,15 @@ logger = logging.getLogger(__name__)
 CLOSE_UNAUTHENTICATED = 4401
 CLOSE_NOT_FOUND = 4404
 CLOSE_FLOOD = 4429
+
+# Table commands run on a pool of threads, each with its own database connection, so
+# tables do not queue behind one another in the single thread Channels uses by default.
+# Commands of one table still serialize on the table's row lock (games.services).
+_COMMAND_THREADS = ThreadPoolExecutor(max_workers=16, thread_name_prefix="table-command")
+
+
+def run_command(func: Callable[..., Any]) -> Callable[..., Awaitable[Any]]:
+    return DatabaseSyncToAsync(func, thread_sensitive=False, executor=_COMMAND_THREADS)  # type: ignore[no-any-return]
 
 
 class TokenBucket:
@@ -154,7 +164,7 @@ class TableConsumer(_Consumer):
                 await self.error("unknown_type", _("Unknown message type."), ref)
                 return
             try:
-                reply = await database_sync_to_async(handler)(self, content)
+                reply = await run_command(handler)(self, content)
             except GameError as exc:
                 await self.error(exc.code, exc.message, ref)
                 if exc.code == "stale_version":

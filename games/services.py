@@ -72,6 +72,16 @@ ARRANGEMENT_MESSAGES = {
 }
 
 
+def new_server_seed() -> str:
+    """A fresh secret server seed (CSPRNG), committed to before each deal."""
+    return secrets.token_hex(32)
+
+
+def new_client_seed() -> str:
+    """The client seed a player starts with; they may choose their own."""
+    return secrets.token_hex(8)
+
+
 # --- Tables and seats -----------------------------------------------------------------
 
 
@@ -139,9 +149,11 @@ def _bump(table: Table, *fields: str) -> int:
     return table.version
 
 
-def _table_event(table: Table, payload: dict[str, Any]) -> None:
+def _table_event(table: Table, payload: dict[str, Any], *, lobby: bool = False) -> None:
+    """Tell the table; with ``lobby``, also the lobby (seats taken or the table's state moved)."""
     events.to_table(table.pk, {**payload, "table": table.pk, "version": table.version})
-    events.to_lobby({"type": "table", "table": lobby_row(table)})
+    if lobby:
+        events.to_lobby({"type": "table", "table": lobby_row(table)})
 
 
 @transaction.atomic
@@ -189,7 +201,7 @@ def sit(user: User, table_id: int, position: int | None = None) -> Seat:
                 table=table,
                 user=user,
                 position=position,
-                client_seed=secrets.token_hex(8),
+                client_seed=new_client_seed(),
                 last_seen_at=timezone.now(),
             )
     except IntegrityError:
@@ -197,7 +209,7 @@ def sit(user: User, table_id: int, position: int | None = None) -> Seat:
             _("You are already seated at another table."), code="already_seated"
         ) from None
     _bump(table)
-    _table_event(table, {"type": "seat_taken", "seat": seat_view(seat)})
+    _table_event(table, {"type": "seat_taken", "seat": seat_view(seat)}, lobby=True)
     send_on_commit(seat_changed, table_id=table.pk)
     _schedule_auto_start(table)
     return seat
@@ -233,7 +245,7 @@ def _schedule_auto_start(table: Table) -> None:
         if table.start_at is not None:
             table.start_at = None
             _bump(table, "start_at")
-            _table_event(table, {"type": "countdown", "start_at": None})
+            _table_event(table, {"type": "countdown", "start_at": None}, lobby=True)
         return
     _set_start(table, timezone.now() + timedelta(seconds=table.rules.start_seconds))
 
@@ -241,7 +253,7 @@ def _schedule_auto_start(table: Table) -> None:
 def _set_start(table: Table, when: datetime) -> None:
     table.start_at = when
     _bump(table, "start_at")
-    _table_event(table, {"type": "countdown", "start_at": when.isoformat()})
+    _table_event(table, {"type": "countdown", "start_at": when.isoformat()}, lobby=True)
     _enqueue_start(table.pk, when)
 
 
@@ -278,7 +290,9 @@ def _remove_seat(table: Table, seat: Seat, *, reason: str) -> None:
     seat.delete()
     _bump(table)
     _table_event(
-        table, {"type": "seat_left", "position": position, "user": user_id, "reason": reason}
+        table,
+        {"type": "seat_left", "position": position, "user": user_id, "reason": reason},
+        lobby=True,
     )
     send_on_commit(seat_changed, table_id=table.pk)
 
@@ -395,11 +409,11 @@ def _deal(table: Table) -> Round | None:
             _remove_seat(table, seat, reason=reason)
     if len(playing) < 2:
         _bump(table)
-        _table_event(table, {"type": "countdown", "start_at": None})
+        _table_event(table, {"type": "countdown", "start_at": None}, lobby=True)
         return None
 
     rules = table.rules
-    server_seed = secrets.token_hex(32)
+    server_seed = new_server_seed()
     client_seeds = [seat.client_seed for seat in playing]
     hands = deal_from_seeds(server_seed, client_seeds, len(playing))
     last = table.rounds.order_by("-number").values_list("number", flat=True).first() or 0
@@ -463,6 +477,7 @@ def _deal(table: Table) -> Round | None:
                 {"position": p.position, "user": p.user_id, "hold": p.hold} for p in players
             ],
         },
+        lobby=True,
     )
     for player in players:
         events.to_player(
@@ -570,7 +585,7 @@ def submit_arrangement(
         },
     )
     if not round_.players.filter(status=PlayerStatus.PLAYING, submitted_at__isnull=True).exists():
-        _begin_showdown(table, round_)
+        _end_arranging_now(round_)
     return player
 
 
@@ -604,10 +619,21 @@ def _leave_round(table: Table, round_: Round, player: RoundPlayer) -> None:
             status=PlayerStatus.PLAYING, submitted_at__isnull=True
         ).exists()
     ):
-        _begin_showdown(table, round_)
+        _end_arranging_now(round_)
 
 
 # --- Showdown and settlement ----------------------------------------------------------
+
+
+def _end_arranging_now(round_: Round) -> None:
+    """Everyone still playing has submitted: the showdown starts at once.
+
+    It starts through the same timer task as at the deadline (now due), so the last
+    submission stays as quick as the others and the showdown has one code path.
+    """
+    round_.deadline = timezone.now()
+    round_.save(update_fields=["deadline"])
+    _enqueue_advance(round_)
 
 
 def _begin_showdown(table: Table, round_: Round) -> None:
@@ -696,7 +722,7 @@ def _settle(table: Table, round_: Round) -> None:
         },
     )
     _bump(table)
-    _table_event(table, {"type": "settled", **summary_payload(round_)})
+    _table_event(table, {"type": "settled", **summary_payload(round_)}, lobby=True)
     logger.info("settled")
     send_on_commit(round_settled, table_id=table.pk, round_id=round_.pk)
     if table.seat_set.count() >= 2:

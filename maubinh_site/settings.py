@@ -100,7 +100,15 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL], "prefix": "maubinh"},
+            "CONFIG": {
+                "hosts": [REDIS_URL],
+                "prefix": "maubinh",
+                # All consumers of one daphne process share one Redis list, and a group
+                # send to a full list is dropped silently: leave room for the burst of a
+                # deal or reveal at every table the process serves.
+                "capacity": env_int("CHANNEL_CAPACITY", 5000, minimum=100, maximum=1_000_000),
+                "expiry": 30,
+            },
         }
     }
     CACHES = {
@@ -225,7 +233,7 @@ LOGGING = {
     "loggers": {
         "django.request": {"level": "WARNING"},
         "daphne": {"level": "INFO"},
-        "celery": {"level": "WARNING"},
+        "celery": {"level": env_str("CELERY_LOG_LEVEL", "WARNING")},
         "celery.apps.worker": {"level": "INFO"},  # "ready." and shutdown lines
         "axes": {"level": "WARNING"},
     },

@@ -60,7 +60,9 @@ class Player:
         self.cookie = cookie
         self.name = name
         self.received: list[dict[str, Any]] = []
-        self.inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self._taken: set[int] = set()
+        self._scan_from = 0
+        self._arrived = asyncio.Event()
         self.ws: Any = None
         self._reader: asyncio.Task[None] | None = None
         self.version = 0
@@ -84,7 +86,7 @@ class Player:
                 if isinstance(message.get("version"), int) and message["type"] != "error":
                     self.version = max(self.version, message["version"])
                 self.received.append(message)
-                await self.inbox.put(message)
+                self._arrived.set()
         except websockets.ConnectionClosed:
             pass
 
@@ -97,18 +99,28 @@ class Player:
     async def wait_for(
         self, predicate: Callable[[dict[str, Any]], bool], timeout: float = 20.0
     ) -> dict[str, Any]:
+        """The earliest message not yet taken that matches (waiting for it if need be).
+
+        Messages another wait skipped stay available, so an event that arrives before the
+        reply to a request (``cards`` before the ``ok`` of ``start``) is not lost.
+        """
         deadline = time.monotonic() + timeout
         while True:
+            self._arrived.clear()  # before scanning, so an arrival during the scan wakes us
+            for index in range(self._scan_from, len(self.received)):
+                if index not in self._taken and predicate(self.received[index]):
+                    self._taken.add(index)
+                    while self._scan_from in self._taken:
+                        self._scan_from += 1
+                    return self.received[index]
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 kinds = [m.get("type") for m in self.received[-15:]]
                 raise TimeoutError(f"{self.name}: nothing matched; last messages {kinds}")
             try:
-                message = await asyncio.wait_for(self.inbox.get(), remaining)
+                await asyncio.wait_for(self._arrived.wait(), remaining)
             except TimeoutError:
                 continue
-            if predicate(message):
-                return message
 
     async def request(self, timeout: float = 20.0, **message: Any) -> dict[str, Any]:
         """Send a message with a fresh ref and wait for its ok or error."""

@@ -4,6 +4,7 @@ No Django, no I/O, no clock; randomness is passed in. Everything a table server,
 bots and moderators need to agree on a round's result lives here.
 """
 
+from games.rules.arrange import Suggestion, appraise, best_in_hindsight, suggest
 from games.rules.cards import (
     Card,
     card_name_en,
@@ -45,6 +46,9 @@ __all__ = [
     "RulesError",
     "Settlement",
     "Status",
+    "Suggestion",
+    "appraise",
+    "best_in_hindsight",
     "cap_per_opponent",
     "card_name_en",
     "card_name_vi",
@@ -65,5 +69,6 @@ __all__ = [
     "settle",
     "settle_json",
     "shuffled_deck",
+    "suggest",
     "validate_arrangement",
 ]

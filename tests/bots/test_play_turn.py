@@ -1,6 +1,7 @@
 import random
 
 import pytest
+from django.utils import timezone
 
 from bots import selectors, services
 from bots.models import Bot, Difficulty
@@ -84,13 +85,15 @@ def test_a_late_or_repeated_bot_turn_does_nothing(dealt):
     assert dealt.events.filter(kind="submit").count() == 1
 
 
-def test_when_every_bot_and_the_person_submit_the_showdown_starts(person, dealt):
+def test_when_every_bot_and_the_person_submit_the_showdown_is_due_at_once(person, dealt):
     for bot in _bots(dealt):
         services.play_turn(dealt.pk, bot.user_id, dealt.phase)
     mine = dealt.players.get(user=person)
-    games.submit_arrangement(person, dealt.pk, _formatted(
-        suggest(parse_cards(mine.cards), dealt.rules)[0].chi
-    ))  # fmt: skip
+    best = suggest(parse_cards(mine.cards), dealt.rules)[0]
+    games.submit_arrangement(person, dealt.pk, _formatted(best.chi))
+    dealt.refresh_from_db()
+    assert dealt.deadline <= timezone.now()  # the arranging timer is due now
+    games.advance_round(dealt.pk, dealt.state, dealt.phase)
     dealt.refresh_from_db()
     assert dealt.state == RoundState.SHOWDOWN
 

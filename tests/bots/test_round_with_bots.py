@@ -6,7 +6,6 @@ from __future__ import annotations
 import time
 
 import pytest
-from celery.contrib.testing.worker import start_worker
 from django.core.management import call_command
 
 from bots import selectors
@@ -14,8 +13,7 @@ from games import services as games
 from games.models import Round, RoundState
 from games.selectors import active_round
 from ledger import selectors as ledger_selectors
-from maubinh_site.celery import app
-from tests.bots.waiting import eventually
+from tests.bots.waiting import eventually, worker_thread
 from tests.games.arranging import naive_arrangement
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
@@ -25,7 +23,7 @@ def test_a_person_alone_at_a_bot_table_plays_a_whole_round_with_bots_that_join_b
     person, bot_table, settings
 ):
     settings.BOTS_THINK_SECONDS = (0.2, 0.6)
-    with start_worker(app, pool="threads", concurrency=4, perform_ping_check=False):
+    with worker_thread():
         sat_at = time.monotonic()
         games.sit(person, bot_table.pk)
         eventually(lambda: bot_table.seat_set.count() == 4, 10, "bots to sit down")

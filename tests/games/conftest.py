@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from games import services
@@ -20,3 +22,11 @@ def table(players) -> Table:  # type: ignore[no-untyped-def]
         stake=10,
         rules_overrides={"arrange_seconds": 30, "reveal_seconds": 2, "start_seconds": 5},
     )
+
+
+@pytest.fixture(autouse=True)
+def reproducible_deals(monkeypatch: pytest.MonkeyPatch) -> None:
+    """In-process deals come from seeded seeds, so a test sees the same cards every run."""
+    rng = random.Random(20261129)
+    monkeypatch.setattr(services, "new_server_seed", lambda: f"{rng.getrandbits(256):064x}")
+    monkeypatch.setattr(services, "new_client_seed", lambda: f"{rng.getrandbits(64):016x}")

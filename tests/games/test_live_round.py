@@ -24,9 +24,11 @@ pytestmark = [
 ]
 
 
-@pytest.fixture(scope="module")
-def stack(django_db_setup, django_db_blocker, tmp_path_factory):  # type: ignore[no-untyped-def]
-    with live_stack(tmp_path_factory.mktemp("stack")) as running:
+@pytest.fixture
+def stack(tmp_path):  # type: ignore[no-untyped-def]
+    # Per test, and stopped before the database is flushed: a running sweeper would
+    # hold locks that deadlock the flush's TRUNCATE.
+    with live_stack(tmp_path) as running:
         yield running
 
 
@@ -152,3 +154,117 @@ def test_a_player_who_never_submits_is_binh_lung_after_an_automatic_start_even_w
     assert outcome["chi_lost"] == 3
     assert ledger_selectors.round_closure(round_id) is not None
     call_command("ledger_check")
+
+
+def test_players_leave_before_and_during_the_showdown_and_one_reconnects_mid_round(
+    stack, players, password
+):
+    table = _table(players[0])
+    stayer, early, late = players[0], players[1], players[2]
+
+    async def play():  # type: ignore[no-untyped-def]
+        clients = await _connect(stack, [stayer, early, late], password, table.pk)
+        for client in clients:
+            assert (await client.request(type="sit"))["type"] == "ok"
+        round_id = (await clients[0].request(type="start"))["round"]
+        dealt = {
+            c.name: (await c.wait_for(lambda m: m["type"] == "cards"))["cards"] for c in clients
+        }
+        submitted = naive_arrangement(dealt[late.username])
+        assert (await clients[2].request(type="submit", round=round_id, chi=submitted))[
+            "type"
+        ] == "ok"
+        # A dropped connection is not a leave: reconnect and get exactly your own view back.
+        await clients[2].close()
+        again = Player(stack.bases[1], clients[2].cookie, table.pk, late.username)
+        snapshot = await again.connect()
+        clients[2] = again
+        # The early leaver forfeits everything before the showdown.
+        assert (await clients[1].request(type="leave"))["type"] == "ok"
+        await clients[0].request(
+            type="submit", round=round_id, chi=naive_arrangement(dealt[stayer.username])
+        )
+        await clients[2].wait_for(lambda m: m["type"] == "reveal" and m["revealed"] >= 1)
+        assert (await clients[2].request(type="leave"))["type"] == "ok"
+        settled = await clients[0].wait_for(lambda m: m["type"] == "settled", timeout=30)
+        for client in clients:
+            await client.close()
+        return round_id, dealt, snapshot, submitted, settled
+
+    round_id, dealt, snapshot, submitted, settled = asyncio.run(play())
+    mine = snapshot["round"]["you"]
+    assert mine["cards"] == dealt[late.username]
+    assert [sorted(c) for c in mine["arrangement"]] == [sorted(c) for c in submitted]
+    assert snapshot["round"]["deadline"] is not None
+    others = set(dealt[stayer.username]) | set(dealt[early.username])
+    assert not (card_strings(snapshot) & others)
+    round_ = Round.objects.get(pk=round_id)
+    statuses = {rp.user_id: (rp.status, rp.left_after_chi) for rp in round_.players.all()}
+    assert statuses[early.pk] == ("left", 0)
+    late_row = round_.players.get(user=late)
+    assert statuses[late.pk] == ("left", 1) or (round_.settlement and late_row.status == "left")
+    expected = settle_round_result(round_).settlement
+    for rp in round_.players.all():
+        assert rp.xu == expected.player(str(rp.position)).xu
+    assert sum(row["xu"] for row in settled["players"]) == 0
+    call_command("ledger_check")
+
+
+def test_bad_input_is_refused_with_a_clear_error_and_changes_nothing(stack, players, password):
+    table = _table(players[0])
+    elsewhere = _table(players[3])
+
+    async def play():  # type: ignore[no-untyped-def]
+        an, binh = await _connect(stack, players[:2], password, table.pk)
+        (watcher,) = await _connect(stack, players[3:4], password, elsewhere.pk)
+        for client in (an, binh):
+            await client.request(type="sit")
+        round_id = (await an.request(type="start"))["round"]
+        cards = (await an.wait_for(lambda m: m["type"] == "cards"))["cards"]
+        errors = {}
+        await an.send_raw("{not json")
+        errors["json"] = await an.wait_for(lambda m: m["type"] == "error")
+        await an.send_raw("[1, 2]")
+        errors["shape"] = await an.wait_for(lambda m: m["type"] == "error")
+        errors["type"] = await an.request(type="fly")
+        forged = naive_arrangement(cards)
+        forged[0][0] = "AS" if "AS" not in cards else "2C" if "2C" not in cards else "3D"
+        errors["forged"] = await an.request(type="submit", round=round_id, chi=forged)
+        short = naive_arrangement(cards)
+        short[2] = short[2][:2]
+        errors["count"] = await an.request(type="submit", round=round_id, chi=short)
+        errors["missing"] = await an.request(type="submit", round=round_id)
+        errors["stale"] = await an.request(
+            type="submit", round=round_id, chi=naive_arrangement(cards), version=0
+        )
+        errors["foreign"] = await watcher.request(
+            type="submit", round=round_id, chi=naive_arrangement(cards)
+        )
+        errors["not_host"] = await binh.request(type="start")
+        for _ in range(80):  # a flood
+            await binh.send(type="ping")
+        flood = await binh.wait_for(lambda m: m.get("code") == "rate_limited")
+        for client in (an, binh, watcher):
+            await client.close()
+        return round_id, errors, flood, an
+
+    round_id, errors, flood, an = asyncio.run(play())
+    codes = {name: reply.get("code") for name, reply in errors.items()}
+    assert codes == {
+        "json": "malformed",
+        "shape": "malformed",
+        "type": "unknown_type",
+        "forged": "card_not_dealt",
+        "count": "chi_size",
+        "missing": "malformed",
+        "stale": "stale_version",
+        "foreign": "not_in_round",
+        "not_host": "not_host",
+    }
+    assert all(reply["message"] for reply in errors.values())
+    assert "bài" in errors["forged"]["message"]  # Vietnamese by default
+    assert any(m["type"] == "snapshot" for m in an.received[1:])  # the stale tab was refreshed
+    assert flood["message"]
+    round_ = Round.objects.get(pk=round_id)
+    assert round_.state == RoundState.ARRANGING
+    assert all(rp.arrangement is None for rp in round_.players.all())
