@@ -187,8 +187,12 @@ def choose_arrangement(hand: BotHand, rng: random.Random | None = None) -> list[
     """Auto-arrange the bot's own cards: the best suggestion, or a random one when easy."""
     rng = rng or random.Random()
     cards = parse_cards(hand.cards)
-    suggestions = suggest(cards, hand.rules, n=3, opponents=max(1, hand.opponents))
-    chosen = rng.choice(suggestions) if hand.difficulty == Difficulty.EASY else suggestions[0]
+    opponents = max(1, hand.opponents)
+    if hand.difficulty == Difficulty.EASY:
+        chosen = rng.choice(suggest(cards, hand.rules, n=3, opponents=opponents))
+    else:
+        # The best alone: no alternatives to search for (a quarter less work).
+        chosen = suggest(cards, hand.rules, n=0, opponents=opponents)[0]
     return [format_cards(part) for part in chosen.chi]
 
 

@@ -56,7 +56,7 @@ def test_a_bot_submits_the_best_suggestion_through_the_players_service(dealt):
     Bot.objects.filter(user=bot.user).update(difficulty=Difficulty.NORMAL)
     player = services.play_turn(dealt.pk, bot.user_id, dealt.phase)
     assert player is not None
-    best = suggest(parse_cards(bot.cards), dealt.rules, n=3, opponents=3)[0]
+    best = suggest(parse_cards(bot.cards), dealt.rules, n=0, opponents=3)[0]
     assert player.arrangement == _formatted(best.chi)
     assert dealt.events.filter(kind="submit", user=bot.user).count() == 1
 
