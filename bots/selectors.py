@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet
 
 from accounts.models import User
-from bots.models import Bot, BotOnlyTable
+from bots.models import Bot, BotOnlyTable, Difficulty
 from games.models import PlayerStatus, Round, RoundPlayer, RoundState, Seat, Table
 from games.rules import Rules
 from games.selectors import LIVE_STATES
@@ -50,7 +50,9 @@ def bot_hand(round_id: int, bot_user_id: int, expected_phase: int) -> BotHand | 
         rules=round_.rules,
         opponents=round_.players.count() - 1,
         dealt_version=round_.dealt_version,
-        difficulty=player.user.bot_profile.difficulty,
+        difficulty=getattr(
+            getattr(player.user, "bot_profile", None), "difficulty", Difficulty.NORMAL
+        ),
     )
 
 

@@ -162,8 +162,9 @@ def tidy_table(table_id: int) -> list[int]:
         games.stand(seat.user)
     needed = needed_balance(table)
     for seat in bots:
-        if seat not in leaving:
-            fund(seat.user.bot_profile, needed)
+        profile = getattr(seat.user, "bot_profile", None)  # None: flagged by hand, not ours
+        if seat not in leaving and profile is not None:
+            fund(profile, needed)
     return [seat.user_id for seat in leaving]
 
 
