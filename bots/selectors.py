@@ -4,6 +4,7 @@ never another player's cards: ``bot_hand`` is the only read the turn makes."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 
 from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet
 
@@ -53,6 +54,19 @@ def bot_hand(round_id: int, bot_user_id: int, expected_phase: int) -> BotHand | 
         difficulty=getattr(
             getattr(player.user, "bot_profile", None), "difficulty", Difficulty.NORMAL
         ),
+    )
+
+
+def late_bot_turns(dealt_before: datetime) -> list[tuple[int, int, int]]:
+    """(round, bot, phase) of bots still to arrange in rounds dealt before ``dealt_before``."""
+    return list(
+        RoundPlayer.objects.filter(
+            user__is_bot=True,
+            status=PlayerStatus.PLAYING,
+            submitted_at__isnull=True,
+            round__state=RoundState.ARRANGING,
+            round__dealt_at__lt=dealt_before,
+        ).values_list("round_id", "user_id", "round__phase")
     )
 
 

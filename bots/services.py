@@ -11,10 +11,12 @@ import logging
 import random
 import secrets
 from collections.abc import Sequence
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
@@ -215,6 +217,27 @@ def play_turn(
     except GameError as exc:
         logger.info("bot %s did not submit in round %s: %s", bot_user_id, round_id, exc.code)
         return None
+
+
+LATE_TURN_GRACE = timedelta(seconds=5)
+"""A bot that has not submitted this long after its longest pause lost its turn task."""
+
+
+def catch_up_turns(now: datetime | None = None) -> int:
+    """Play the turns of bots whose task was lost (a dead worker, a dropped message).
+
+    The same guarded ``play_turn``: a turn played meanwhile makes this a no-op.
+    """
+    now = now or timezone.now()
+    _low, high = getattr(settings, "BOTS_THINK_SECONDS", THINK_SECONDS)
+    late = selectors.late_bot_turns(now - timedelta(seconds=float(high)) - LATE_TURN_GRACE)
+    played = 0
+    for round_id, bot_user_id, phase in late:
+        try:
+            played += play_turn(round_id, bot_user_id, phase) is not None
+        except Exception:
+            logger.exception("could not catch up bot %s in round %s", bot_user_id, round_id)
+    return played
 
 
 # --- Tables for people and for bots ---------------------------------------------------

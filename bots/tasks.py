@@ -27,3 +27,9 @@ def play_turn(round_id: int, bot_user_id: int, expected_phase: int) -> None:
 def tidy_table(table_id: int) -> None:
     """Between rounds: bots leave, make room or get topped up."""
     services.tidy_table(table_id)
+
+
+@shared_task(name="bots.sweep", ignore_result=True)
+def sweep() -> None:
+    """Play the turns whose task was lost, as games.sweep does for the timers."""
+    services.catch_up_turns()

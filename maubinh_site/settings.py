@@ -141,6 +141,8 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     # Advances any round or table whose timer task was lost (dead worker, dropped message).
     "games-sweep": {"task": "games.sweep", "schedule": 2.0},
+    # Plays bots' turns whose task was lost, well before the arranging deadline.
+    "bots-sweep": {"task": "bots.sweep", "schedule": 5.0},
 }
 
 # --- Auth -----------------------------------------------------------------------------

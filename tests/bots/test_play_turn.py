@@ -117,3 +117,15 @@ def test_the_deal_schedules_each_bots_turn_with_the_phase_it_expects(
     assert sorted(args[1] for args, _ in turns) == sorted(p.user_id for p in _bots(round_))
     assert all(args[0] == round_.pk and args[2] == round_.phase for args, _ in turns)
     assert all(0 < options["countdown"] <= 7.5 for _, options in turns)
+
+
+def test_bots_whose_turn_task_was_lost_are_caught_up_before_the_deadline(dealt):
+    from datetime import timedelta
+
+    from games.models import Round
+
+    assert services.catch_up_turns() == 0  # just dealt: the turn tasks are still due
+    Round.objects.filter(pk=dealt.pk).update(dealt_at=timezone.now() - timedelta(seconds=20))
+    assert services.catch_up_turns() == 3
+    assert dealt.players.filter(user__is_bot=True, submitted_at__isnull=True).count() == 0
+    assert services.catch_up_turns() == 0
