@@ -237,6 +237,8 @@ def catch_up_turns(now: datetime | None = None) -> int:
             played += play_turn(round_id, bot_user_id, phase) is not None
         except Exception:
             logger.exception("could not catch up bot %s in round %s", bot_user_id, round_id)
+    if played:
+        logger.info("caught up %d bot turns whose task was lost", played)
     return played
 
 

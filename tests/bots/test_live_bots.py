@@ -82,3 +82,38 @@ def test_a_person_on_a_websocket_plays_a_round_with_bots_run_by_the_celery_worke
     }
     assert ledger_selectors.round_closure(round_.pk) is not None
     call_command("ledger_check")
+
+
+def test_bots_still_play_their_turn_when_the_worker_holding_it_dies(
+    stack, person, password, bot_table
+):
+    async def play():  # type: ignore[no-untyped-def]
+        base = stack.bases[0]
+        client = Player(
+            base, await asyncio.to_thread(login, base, person.username, password), bot_table.pk
+        )
+        await client.connect()
+        assert (await client.request(type="sit"))["type"] == "ok"
+        cards = await client.wait_for(lambda m: m["type"] == "cards", timeout=30)
+        await asyncio.sleep(1)  # the worker has taken the bots' delayed turns by now
+        await asyncio.to_thread(stack.kill_worker, stack.workers[-1], 9)
+        await asyncio.to_thread(stack.start_worker, f"w{len(stack.workers) + 1}")
+        reply = await client.request(
+            type="submit",
+            round=cards["round"],
+            chi=naive_arrangement(cards["cards"]),
+            version=client.version,
+        )
+        assert reply["type"] == "ok", reply
+        await client.wait_for(lambda m: m["type"] == "settled", timeout=60)
+        await client.close()
+        return cards["round"]
+
+    round_id = asyncio.run(play())
+    round_ = Round.objects.get(pk=round_id)
+    assert round_.state == RoundState.SETTLED
+    assert all(p.arrangement for p in round_.players.all())  # no bot was binh lủng
+    # The new worker's beat played the turns the dead worker held (bots.sweep).
+    newest = max(stack.logs.glob("w*.log"), key=lambda log: log.stat().st_mtime)
+    assert "caught up" in newest.read_text()
+    call_command("ledger_check")
