@@ -38,6 +38,12 @@ class Table(models.Model):
     )
     min_balance = models.PositiveIntegerField(_("minimum balance to sit (xu)"))
     allow_bots = models.BooleanField(_("allow bots"), default=False)
+    # How long a person waits alone at an allow_bots table before bots sit down.
+    bot_wait_seconds = models.PositiveSmallIntegerField(
+        _("seconds before bots join"),
+        default=5,
+        validators=[MinValueValidator(1), MaxValueValidator(60)],
+    )
     is_open = models.BooleanField(default=True)
     # When the automatic start fires (9 s after the 2nd player sits, reset on each join).
     start_at = models.DateTimeField(null=True, blank=True)

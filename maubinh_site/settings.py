@@ -48,6 +48,7 @@ INSTALLED_APPS = [
     "accounts",
     "ledger",
     "games",
+    "bots",
 ]
 
 MIDDLEWARE = [
@@ -143,13 +144,15 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "games-sweep": {"task": "games.sweep", "schedule": 2.0},
     # Recompute every balance from history; the result is shown on the admin dashboard.
     "ledger-check": {"task": "ledger.check", "schedule": 600.0},
+    # Plays bots' turns whose task was lost, well before the arranging deadline.
+    "bots-sweep": {"task": "bots.sweep", "schedule": 5.0},
 }
 
 # --- Auth -----------------------------------------------------------------------------
 AUTH_USER_MODEL = "accounts.User"
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
-    "django.contrib.auth.backends.ModelBackend",
+    "accounts.backends.PeopleOnlyBackend",
 ]
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
