@@ -9,5 +9,6 @@ urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("accounts/", include("accounts.urls")),
     path("xu/", include("ledger.urls")),
+    path("moderation/", include("moderation.urls")),
     path("admin/", admin.site.urls),
 ]
