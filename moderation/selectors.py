@@ -44,7 +44,7 @@ def dispute_for(user: Any, dispute_id: Any) -> Dispute:
     """
     dispute = (
         Dispute.objects.select_related("round", "table", "filed_by", "reported_user", "moderator")
-        .filter(pk=_as_int(dispute_id))
+        .filter(pk=_as_int(dispute_id) or 0)
         .first()
     )
     if dispute is None or not (dispute.filed_by_id == user.pk or can_moderate(user)):

@@ -176,7 +176,7 @@ def report_player(
     table_id: Any = None,
 ) -> Dispute:
     """Report another player, from a table or a round the reporter played."""
-    reported = User.objects.filter(pk=_int_or_none(reported_id)).first()
+    reported = User.objects.filter(pk=_as_id(reported_id)).first()
     if reported is None:
         raise NotFound()
     if reported.pk == reporter.pk:
@@ -190,13 +190,13 @@ def report_player(
     round_: Round | None = None
     table: Table | None = None
     if round_id not in (None, ""):
-        round_ = Round.objects.filter(pk=_int_or_none(round_id)).first()
+        round_ = Round.objects.filter(pk=_as_id(round_id)).first()
         played = RoundPlayer.objects.filter(round=round_, user__in=[reporter, reported])
         if round_ is None or played.count() != 2:
             raise NotFound(_("You can only report a player of a round you played."))
         table = round_.table
     elif table_id not in (None, ""):
-        table = Table.objects.filter(pk=_int_or_none(table_id)).first()
+        table = Table.objects.filter(pk=_as_id(table_id)).first()
         if table is None or not Seat.objects.filter(table=table, user=reporter).exists():
             raise NotFound(_("You can only report a player at a table where you sit."))
     dispute = Dispute.objects.create(
@@ -217,6 +217,11 @@ def _int_or_none(value: Any) -> int | None:
         return int(value)
     except (TypeError, ValueError):
         return None
+
+
+def _as_id(value: Any) -> int:
+    """A primary key from user input; 0 (no row) when it is not a number."""
+    return _int_or_none(value) or 0
 
 
 def mark_notifications_read(user: User) -> int:
@@ -518,7 +523,7 @@ def _suspension(user: User) -> dict[str, Any]:
 
 
 def _target_user(moderator: User, user_id: Any) -> User:
-    user = User.objects.filter(pk=_int_or_none(user_id)).first()
+    user = User.objects.filter(pk=_as_id(user_id)).first()
     if user is None:
         raise NotFound()
     if user.pk == moderator.pk:

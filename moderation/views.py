@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import wraps
-from typing import Any
+from typing import Any, cast
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -52,6 +52,11 @@ moderator_only = _only(can_moderate)
 admin_only = _only(is_admin)
 
 
+def _user(request: HttpRequest) -> User:
+    """The logged-in user (every view here is behind login_required)."""
+    return cast(User, request.user)
+
+
 def _act(request: HttpRequest, action: Callable[[], Any], done: str) -> bool:
     try:
         action()
@@ -70,14 +75,14 @@ def _act(request: HttpRequest, action: Callable[[], Any], done: str) -> bool:
 @login_required
 def file_dispute(request: HttpRequest, round_id: int) -> HttpResponse:
     round_ = get_object_or_404(Round.objects.select_related("table"), pk=round_id)
-    if not RoundPlayer.objects.filter(round=round_, user=request.user).exists():
+    if not RoundPlayer.objects.filter(round=round_, user=_user(request)).exists():
         raise Http404()
     if request.method == "POST":
         holder: dict[str, Dispute] = {}
 
         def run() -> None:
             holder["case"] = services.file_dispute(
-                request.user,
+                _user(request),
                 round_id,
                 category=request.POST.get("category", ""),
                 text=request.POST.get("text", ""),
@@ -102,7 +107,7 @@ def report_player(request: HttpRequest, user_id: int) -> HttpResponse:
 
         def run() -> None:
             holder["case"] = services.report_player(
-                request.user,
+                _user(request),
                 user_id,
                 category=request.POST.get("category", ""),
                 text=request.POST.get("text", ""),
@@ -154,7 +159,7 @@ def case_detail(request: HttpRequest, dispute_id: int) -> HttpResponse:
 @login_required
 def notifications(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
-        services.mark_notifications_read(request.user)
+        services.mark_notifications_read(_user(request))
         return redirect("moderation:notifications")
     return render(
         request,
@@ -188,7 +193,7 @@ def queue(request: HttpRequest) -> HttpResponse:
 @require_POST
 @moderator_only
 def claim(request: HttpRequest, dispute_id: int) -> HttpResponse:
-    _act(request, lambda: services.claim(request.user, dispute_id), _("The case is yours."))
+    _act(request, lambda: services.claim(_user(request), dispute_id), _("The case is yours."))
     return redirect("moderation:case_detail", dispute_id)
 
 
@@ -198,7 +203,7 @@ def resolve(request: HttpRequest, dispute_id: int) -> HttpResponse:
     _act(
         request,
         lambda: services.resolve(
-            request.user,
+            _user(request),
             dispute_id,
             outcome=request.POST.get("outcome", ""),
             resolution=request.POST.get("resolution", ""),
@@ -215,7 +220,7 @@ def compensate(request: HttpRequest, dispute_id: int) -> HttpResponse:
 
     def run() -> None:
         holder["c"] = services.compensate(
-            request.user,
+            _user(request),
             dispute_id,
             amount=request.POST.get("amount"),
             reason=request.POST.get("reason", ""),
@@ -240,7 +245,7 @@ def compensate(request: HttpRequest, dispute_id: int) -> HttpResponse:
 @moderator_only
 def replay(request: HttpRequest, round_id: int) -> HttpResponse:
     round_ = get_object_or_404(Round.objects.select_related("table"), pk=round_id)
-    services.record_replay_view(request.user, round_)
+    services.record_replay_view(_user(request), round_)
     verified, verify_message = selectors.fairness(round_)
     rows = selectors.settle_again(round_) if request.GET.get("settle_again") else None
     return render(
@@ -271,7 +276,7 @@ def resettle(request: HttpRequest, round_id: int) -> HttpResponse:
 
     def run() -> None:
         holder["r"] = services.resettle(
-            request.user, round_id, reason=request.POST.get("reason", ""), dispute_id=dispute_id
+            _user(request), round_id, reason=request.POST.get("reason", ""), dispute_id=dispute_id
         )
 
     try:
@@ -317,7 +322,7 @@ def suspend(request: HttpRequest, user_id: int) -> HttpResponse:
     _act(
         request,
         lambda: services.suspend(
-            request.user,
+            _user(request),
             user_id,
             hours=request.POST.get("hours"),
             reason=request.POST.get("reason", ""),
@@ -333,7 +338,7 @@ def lift_suspension(request: HttpRequest, user_id: int) -> HttpResponse:
     _act(
         request,
         lambda: services.lift_suspension(
-            request.user, user_id, reason=request.POST.get("reason", "")
+            _user(request), user_id, reason=request.POST.get("reason", "")
         ),
         _("The suspension was lifted."),
     )
@@ -387,7 +392,7 @@ def approve_compensation(request: HttpRequest, compensation_id: int) -> HttpResp
     _act(
         request,
         lambda: services.approve_compensation(
-            request.user, compensation_id, reason=request.POST.get("reason", "")
+            _user(request), compensation_id, reason=request.POST.get("reason", "")
         ),
         _("Approved and paid."),
     )
@@ -400,7 +405,7 @@ def reject_compensation(request: HttpRequest, compensation_id: int) -> HttpRespo
     _act(
         request,
         lambda: services.reject_compensation(
-            request.user, compensation_id, reason=request.POST.get("reason", "")
+            _user(request), compensation_id, reason=request.POST.get("reason", "")
         ),
         _("The request was rejected."),
     )
