@@ -14,6 +14,7 @@ from django.http import HttpRequest
 from moderation.models import (
     Compensation,
     Dispute,
+    ModeratorLimit,
     Notification,
     Resettlement,
     SeatIP,
@@ -84,3 +85,10 @@ class SeatIPAdmin(ReadOnlyAdmin):
 class UserIPAdmin(ReadOnlyAdmin):
     list_display = ("user", "ip", "seen_at")
     search_fields = ("ip", "user__username")
+
+
+@admin.register(ModeratorLimit)
+class ModeratorLimitAdmin(ReadOnlyAdmin):
+    """Set on the moderation user page, where the change is audited with its reason."""
+
+    list_display = ("moderator", "stakes")

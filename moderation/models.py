@@ -114,6 +114,26 @@ class Dispute(models.Model):
         return f"#{self.pk} {self.kind} {self.category}"
 
 
+class ModeratorLimit(models.Model):
+    """A moderator's own compensation limit, in stakes (else the site setting applies)."""
+
+    moderator = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("moderator"),
+        on_delete=models.CASCADE,
+        related_name="compensation_limit",
+        primary_key=True,
+    )
+    stakes = models.PositiveIntegerField(_("limit (stakes of the table)"))
+
+    class Meta:
+        verbose_name = _("compensation limit")
+        verbose_name_plural = _("compensation limits")
+
+    def __str__(self) -> str:
+        return f"{self.moderator_id}: {self.stakes} stakes"
+
+
 class ActionKind(models.TextChoices):
     CLAIM = "claim", _("Claimed a case")
     RESOLVE = "resolve", _("Resolved a case")
@@ -125,6 +145,7 @@ class ActionKind(models.TextChoices):
     RESETTLE = "resettle", _("Re-settled a round")
     SUSPEND = "suspend", _("Suspended a user")
     LIFT_SUSPENSION = "lift_suspension", _("Lifted a suspension")
+    SET_LIMIT = "set_limit", _("Set a moderator's compensation limit")
 
 
 class StaffAction(models.Model):

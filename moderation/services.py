@@ -30,6 +30,7 @@ from moderation.models import (
     Compensation,
     CompensationStatus,
     Dispute,
+    ModeratorLimit,
     Notification,
     NotificationKind,
     Outcome,
@@ -305,10 +306,42 @@ def record_replay_view(moderator: User, round_: Round) -> StaffAction:
 # --- Remedies: compensation (four eyes above the limit), re-settlement ------------------
 
 
-def compensation_limit(dispute: Dispute) -> int:
-    """What one moderator may pay alone for this case: N × the stake of its table."""
+def limit_stakes(moderator: User) -> int:
+    """The moderator's own limit in stakes, or the site's default."""
+    own = ModeratorLimit.objects.filter(moderator=moderator).values_list("stakes", flat=True)
+    found = own.first()
+    return int(settings.MODERATION_COMPENSATION_LIMIT_STAKES if found is None else found)
+
+
+def compensation_limit(dispute: Dispute, moderator: User) -> int:
+    """What this moderator may pay alone for this case: their limit × the table's stake."""
     stake = dispute.round.stake if dispute.round else dispute.table.stake if dispute.table else 0
-    return int(settings.MODERATION_COMPENSATION_LIMIT_STAKES) * int(stake)
+    return limit_stakes(moderator) * int(stake)
+
+
+@transaction.atomic
+def set_compensation_limit(admin: User, moderator_id: Any, *, stakes: Any, reason: str) -> User:
+    """An admin sets one moderator's limit (in stakes of the table)."""
+    if not is_admin(admin):
+        raise Forbidden()
+    reason = _require_reason(reason)
+    stakes = _int_or_none(stakes)
+    if stakes is None or not 0 <= stakes <= 100_000:
+        raise ModerationError(_("The limit is 0 to 100000 stakes."), code="bad_limit")
+    moderator = User.objects.filter(pk=_as_id(moderator_id)).first()
+    if moderator is None or not can_moderate(moderator):
+        raise NotFound()
+    before = {"stakes": limit_stakes(moderator)}
+    ModeratorLimit.objects.update_or_create(moderator=moderator, defaults={"stakes": stakes})
+    _audit(
+        admin,
+        ActionKind.SET_LIMIT,
+        moderator,
+        reason=reason,
+        before=before,
+        after={"stakes": stakes},
+    )
+    return moderator
 
 
 def _pay(compensation: Compensation, actor: User) -> None:
@@ -341,7 +374,7 @@ def compensate(moderator: User, dispute_id: Any, *, amount: Any, reason: str) ->
             _("This case already has a compensation paid or waiting for approval."),
             code="already_compensated",
         )
-    limit = compensation_limit(dispute)
+    limit = compensation_limit(dispute, moderator)
     compensation = Compensation.objects.create(
         dispute=dispute,
         recipient_id=dispute.filed_by_id,

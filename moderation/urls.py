@@ -22,6 +22,7 @@ urlpatterns = [
     path("users/<int:user_id>/", views.user_detail, name="user_detail"),
     path("users/<int:user_id>/suspend/", views.suspend, name="suspend"),
     path("users/<int:user_id>/lift/", views.lift_suspension, name="lift_suspension"),
+    path("users/<int:user_id>/limit/", views.set_limit, name="set_limit"),
     path("signals/", views.signals, name="signals"),
     # Admins
     path("dashboard/", views.dashboard, name="dashboard"),

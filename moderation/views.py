@@ -145,7 +145,7 @@ def case_detail(request: HttpRequest, dispute_id: int) -> HttpResponse:
     if staff:
         context.update(
             {
-                "limit": services.compensation_limit(case),
+                "limit": services.compensation_limit(case, _user(request)),
                 "compensations": case.compensations.select_related("requested_by", "decided_by"),
                 "actions": case.actions.select_related("actor"),
                 "outcomes": Outcome.choices,
@@ -312,7 +312,13 @@ def user_detail(request: HttpRequest, user_id: int) -> HttpResponse:
     return render(
         request,
         "moderation/user_detail.html",
-        {"target": target, "now": timezone.now(), **selectors.user_overview(target)},
+        {
+            "target": target,
+            "now": timezone.now(),
+            "target_moderates": can_moderate(target),
+            "limit_stakes": services.limit_stakes(target),
+            **selectors.user_overview(target),
+        },
     )
 
 
@@ -341,6 +347,22 @@ def lift_suspension(request: HttpRequest, user_id: int) -> HttpResponse:
             _user(request), user_id, reason=request.POST.get("reason", "")
         ),
         _("The suspension was lifted."),
+    )
+    return redirect("moderation:user_detail", user_id)
+
+
+@require_POST
+@admin_only
+def set_limit(request: HttpRequest, user_id: int) -> HttpResponse:
+    _act(
+        request,
+        lambda: services.set_compensation_limit(
+            _user(request),
+            user_id,
+            stakes=request.POST.get("stakes"),
+            reason=request.POST.get("reason", ""),
+        ),
+        _("The compensation limit was set."),
     )
     return redirect("moderation:user_detail", user_id)
 

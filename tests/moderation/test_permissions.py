@@ -127,7 +127,7 @@ def test_above_the_limit_a_compensation_waits_for_a_second_pair_of_eyes(
     moderator, admin, player = people["moderator"], people["admin"], people["player"]
     balance = ledger_selectors.balance(player)
     services.claim(moderator, case.pk)
-    limit = services.compensation_limit(case)
+    limit = services.compensation_limit(case, moderator)
     assert limit == 50 * 10
     pending = services.compensate(moderator, case.pk, amount=limit + 1, reason="Big bug")
     assert pending.status == "pending" and pending.transfer is None
@@ -230,3 +230,19 @@ def test_the_database_refuses_to_edit_or_delete_audit_and_ledger_rows(
             _raw(sql, [pk])
     assert StaffAction.objects.filter(pk=action.pk, reason="").exists()
     assert Transfer.objects.filter(pk=transfer.pk, amount=10).exists()
+
+
+def test_an_admin_can_give_one_moderator_a_different_limit_and_it_is_audited(
+    client: Any, people: dict[str, Any], case: Any
+) -> None:
+    moderator, admin = people["moderator"], people["admin"]
+    client.force_login(moderator)
+    url = reverse("moderation:set_limit", args=[moderator.pk])
+    assert client.post(url, {"stakes": 1000, "reason": "x"}).status_code == 404
+    client.force_login(admin)
+    client.post(url, {"stakes": 5, "reason": "Mới vào nghề"})
+    assert services.compensation_limit(case, moderator) == 5 * 10
+    action = StaffAction.objects.get(action="set_limit")
+    assert (action.before, action.after) == ({"stakes": 50}, {"stakes": 5})
+    services.claim(moderator, case.pk)
+    assert services.compensate(moderator, case.pk, amount=51, reason="x").status == "pending"
