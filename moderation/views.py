@@ -245,6 +245,9 @@ def compensate(request: HttpRequest, dispute_id: int) -> HttpResponse:
 @moderator_only
 def replay(request: HttpRequest, round_id: int) -> HttpResponse:
     round_ = get_object_or_404(Round.objects.select_related("table"), pk=round_id)
+    if not round_.is_finished:
+        # Every hand of a round still being played is nobody's business, staff included.
+        return render(request, "moderation/replay_live.html", {"round": round_}, status=409)
     services.record_replay_view(_user(request), round_)
     verified, verify_message = selectors.fairness(round_)
     rows = selectors.settle_again(round_) if request.GET.get("settle_again") else None

@@ -246,3 +246,19 @@ def test_an_admin_can_give_one_moderator_a_different_limit_and_it_is_audited(
     assert (action.before, action.after) == ({"stakes": 50}, {"stakes": 5})
     services.claim(moderator, case.pk)
     assert services.compensate(moderator, case.pk, amount=51, reason="x").status == "pending"
+
+
+def test_nobody_sees_the_hands_of_a_round_still_being_played(
+    client: Any, players: list[Any], table: Any, moderator: Any
+) -> None:
+    from games import services as games
+
+    for p in players[:2]:
+        games.sit(p, table.pk)
+    live = games.start_round(players[0], table.pk)
+    client.force_login(moderator)
+    response = client.get(reverse("moderation:replay", args=[live.pk]))
+    assert response.status_code == 409
+    page = response.content.decode()
+    assert not any(card in page.split() for rp in live.players.all() for card in rp.cards)
+    assert not StaffAction.objects.exists()
