@@ -49,6 +49,7 @@ INSTALLED_APPS = [
     "ledger",
     "games",
     "bots",
+    "moderation",
 ]
 
 MIDDLEWARE = [
@@ -60,6 +61,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "accounts.middleware.UserLanguageMiddleware",
+    "moderation.middleware.RecordAddressMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Last, as django-axes asks: it inspects the response of a failed login.
@@ -83,6 +85,7 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "accounts.context_processors.header",
                 "ledger.context_processors.wallet",
+                "moderation.context_processors.notifications",
             ],
         },
     },
@@ -200,6 +203,16 @@ STORAGES = {
 
 # --- Game economy ---------------------------------------------------------------------
 HOUSE_FEE_PERCENT = env_decimal_percent("HOUSE_FEE_PERCENT", "0")
+
+# --- Moderation -------------------------------------------------------------------------
+# A player may dispute a round this many days after it ended.
+MODERATION_DISPUTE_WINDOW_DAYS = env_int(
+    "MODERATION_DISPUTE_WINDOW_DAYS", 7, minimum=1, maximum=365
+)
+# A moderator pays up to this many times the table's stake alone; above it an admin approves.
+MODERATION_COMPENSATION_LIMIT_STAKES = env_int(
+    "MODERATION_COMPENSATION_LIMIT_STAKES", 50, minimum=0, maximum=100_000
+)
 
 # --- Production security (checked by `manage.py check --deploy`) ----------------------
 if not DEBUG:
