@@ -166,9 +166,6 @@ def main() -> None:
     parser.add_argument("--servers", type=int, default=2)
     args = parser.parse_args()
 
-    import redis
-
-    redis.Redis.from_url(REDIS).flushdb()
     recreate(SERVER, BENCH_DB)
     logs = Path(mkdtemp(prefix="bench-tables-"))
     env = site_env(

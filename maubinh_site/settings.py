@@ -98,6 +98,9 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Redis: channel layer, Celery broker, cache ---------------------------------------
 _REDIS = env_str("REDIS_URL", "")
+# Namespace of every Redis key (channel layer, cache, Celery queues): lets several sites,
+# or several test runs, share one Redis without hearing each other.
+REDIS_PREFIX = env_str("REDIS_PREFIX", "maubinh")
 REDIS_URL = redis_url("REDIS_URL", _REDIS) if _REDIS else ""
 
 if REDIS_URL:
@@ -106,7 +109,7 @@ if REDIS_URL:
             "BACKEND": "channels_redis.core.RedisChannelLayer",
             "CONFIG": {
                 "hosts": [REDIS_URL],
-                "prefix": "maubinh",
+                "prefix": REDIS_PREFIX,
                 # All consumers of one daphne process share one Redis list, and a group
                 # send to a full list is dropped silently: leave room for the burst of a
                 # deal or reveal at every table the process serves.
@@ -119,7 +122,7 @@ if REDIS_URL:
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": REDIS_URL,
-            "KEY_PREFIX": "maubinh",
+            "KEY_PREFIX": REDIS_PREFIX,
         }
     }
 else:
@@ -141,7 +144,10 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = "Asia/Ho_Chi_Minh"
 # Redis redelivers an unacknowledged task after this; long enough for the longest countdown.
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": 3600,
+    "global_keyprefix": f"{REDIS_PREFIX}:",
+}
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     # Advances any round or table whose timer task was lost (dead worker, dropped message).
     "games-sweep": {"task": "games.sweep", "schedule": 2.0},

@@ -24,6 +24,10 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+# One Redis namespace per test run: concurrent runs on one machine never share queues or groups.
+RUN_PREFIX = f"mbtest{os.getpid()}"
+
+
 def site_env(**overrides: str) -> dict[str, str]:
     """An environment for a child process of the site: production-like unless overridden."""
     env = {
@@ -38,6 +42,7 @@ def site_env(**overrides: str) -> dict[str, str]:
             "SECRET_KEY": "integration-secret-key-0123456789abcdefghijklmnopqrstuvwxyz",
             "SECURE_SSL_REDIRECT": "false",
             "SECURE_COOKIES": "false",
+            "REDIS_PREFIX": RUN_PREFIX,
             "ALLOWED_HOSTS": "127.0.0.1,localhost",
             "PYTHONUNBUFFERED": "1",
         }

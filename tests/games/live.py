@@ -9,7 +9,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import redis
 from django.conf import settings
 
 from tests.processes import celery_worker, daphne, site_env, stop
@@ -53,7 +52,6 @@ class Stack:
 
 @contextlib.contextmanager
 def live_stack(logs: Path, servers: int = 2) -> Iterator[Stack]:
-    redis.Redis.from_url(TEST_REDIS_URL).flushdb()
     env = site_env(DATABASE_URL=test_database_url(), REDIS_URL=TEST_REDIS_URL)
     with contextlib.ExitStack() as exits:
         bases = [exits.enter_context(daphne(env, logs / f"daphne{i}.log")) for i in range(servers)]

@@ -6,7 +6,7 @@ import pytest
 import redis
 from celery import Celery
 
-from tests.processes import PYTHON, ROOT, celery_worker, site_env
+from tests.processes import PYTHON, ROOT, RUN_PREFIX, celery_worker, site_env
 from tests.services import TEST_DATABASE_URL, TEST_REDIS_URL
 
 
@@ -58,10 +58,13 @@ def test_a_task_with_a_one_second_countdown_fires_on_a_real_worker_over_redis(tm
     store = redis.Redis.from_url(TEST_REDIS_URL)
     key = uuid.uuid4().hex
     with celery_worker(env, tmp_path / "worker.log"):
-        producer = Celery(broker=TEST_REDIS_URL)
+        producer = Celery(
+            broker=TEST_REDIS_URL,
+            broker_transport_options={"global_keyprefix": f"{RUN_PREFIX}:"},
+        )
         sent = time.monotonic()
         producer.send_task("maubinh_site.heartbeat", args=(key,), countdown=1)
-        seen = _wait(lambda: store.exists(f"maubinh:1:heartbeat:{key}"))
+        seen = _wait(lambda: store.exists(f"{RUN_PREFIX}:1:heartbeat:{key}"))
         elapsed = time.monotonic() - sent
     assert seen, (tmp_path / "worker.log").read_text()[-2000:]
     assert elapsed >= 1.0
