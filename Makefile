@@ -36,7 +36,7 @@ lint: $(STAMP)
 	$(VENV)/bin/lint-imports
 
 typecheck: $(STAMP)
-	$(VENV)/bin/mypy games/rules
+	$(VENV)/bin/mypy accounts ledger games maubinh_site
 
 test: lint typecheck
 	$(PY) -m pytest

@@ -5,12 +5,12 @@ from accounts.models import User
 
 
 @admin.register(User)
-class UserAdmin(BaseUserAdmin):
+class UserAdmin(BaseUserAdmin):  # type: ignore[type-arg]
     list_display = ("username", "display_name", "email", "is_staff", "suspended_until")
     list_filter = ("is_staff", "is_superuser", "is_active", "groups", "preferred_language")
     search_fields = ("username", "display_name", "email")
     fieldsets = (
-        *BaseUserAdmin.fieldsets,
+        *(BaseUserAdmin.fieldsets or ()),
         (
             "Mậu Binh",
             {

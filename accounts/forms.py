@@ -15,7 +15,7 @@ class SignUpForm(UserCreationForm):  # type: ignore[type-arg]
         label=_("Email"), required=False, help_text=_("Used to reset your password.")
     )
 
-    class Meta(UserCreationForm.Meta):
+    class Meta(UserCreationForm.Meta):  # type: ignore[name-defined,misc]
         model = User
         fields = ("username", "display_name", "email")
 

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from datetime import datetime
+
 from django.contrib.auth.models import AbstractUser
 from django.db import models
 from django.utils import timezone
@@ -35,6 +37,6 @@ class User(AbstractUser):
     def shown_name(self) -> str:
         return self.display_name or self.username
 
-    def is_suspended(self, now: timezone.datetime | None = None) -> bool:
+    def is_suspended(self, now: datetime | None = None) -> bool:
         now = now or timezone.now()
         return self.suspended_until is not None and self.suspended_until > now

@@ -72,9 +72,9 @@ def set_language(request: HttpRequest) -> HttpResponse:
         return response
     if request.user.is_authenticated:
         try:
-            services.set_preferred_language(request.user, language)  # type: ignore[arg-type]
+            services.set_preferred_language(request.user, language)
         except AccountError as exc:
-            messages.error(request, exc.message)
+            messages.error(request, str(exc.message))
     response.set_cookie(
         settings.LANGUAGE_COOKIE_NAME,
         language,

@@ -108,7 +108,7 @@ class LobbyConsumer(_Consumer):
         await self.join(events.LOBBY)
         await self.send_json({"type": "lobby", "tables": await self._tables()})
 
-    @database_sync_to_async
+    @database_sync_to_async  # type: ignore[untyped-decorator]
     def _tables(self) -> list[dict[str, Any]]:
         return [selectors.lobby_row(t) for t in selectors.open_tables()]
 

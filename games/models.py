@@ -7,6 +7,7 @@ snapshot. Rows are changed only by ``games.services``, under ``select_for_update
 
 from __future__ import annotations
 
+from functools import cached_property
 from typing import Any
 
 from django.conf import settings
@@ -128,8 +129,9 @@ class Round(models.Model):
     def __str__(self) -> str:
         return f"{self.table} #{self.number}"
 
-    @property
+    @cached_property
     def rules(self) -> Rules:
+        """The rules snapshot of the deal (never changes after it)."""
         return Rules.from_dict(self.rules_json)
 
     @property

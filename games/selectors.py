@@ -265,7 +265,8 @@ def round_view(round_: Round, user: User | None) -> dict[str, Any]:
             "position": mine.position,
             "cards": mine.cards,
             "arrangement": mine.arrangement,
-            "foul": bool(mine.arrangement) and is_foul_arrangement(round_.rules, mine.arrangement),
+            "foul": mine.arrangement is not None
+            and is_foul_arrangement(round_.rules, mine.arrangement),
             "status": mine.status,
         }
     if round_.state in (RoundState.SHOWDOWN, RoundState.SETTLED):

@@ -210,6 +210,9 @@ def sit(user: User, table_id: int, position: int | None = None) -> Seat:
         ) from None
     _bump(table)
     _table_event(table, {"type": "seat_taken", "seat": seat_view(seat)}, lobby=True)
+    current = active_round(table)
+    if current is not None:  # watching now, dealt in next round
+        _log(current, "join", {"position": seat.position}, user)
     send_on_commit(seat_changed, table_id=table.pk)
     _schedule_auto_start(table)
     return seat
@@ -327,6 +330,7 @@ def connected(user: User, table_id: int) -> None:
     if seat.connections == 1:
         _bump(table)
         _table_event(table, {"type": "presence", "position": seat.position, "online": True})
+        _log_presence(table, user, "reconnect")
 
 
 @transaction.atomic
@@ -342,6 +346,16 @@ def disconnected(user: User, table_id: int) -> None:
     if seat.connections == 0:
         _bump(table)
         _table_event(table, {"type": "presence", "position": seat.position, "online": False})
+        _log_presence(table, user, "disconnect")
+
+
+def _log_presence(table: Table, user: User, kind: str) -> None:
+    """Connections that come and go during a round are part of its history (disputes)."""
+    round_ = active_round(table)
+    if round_ is not None:
+        player = round_.players.filter(user=user).first()
+        if player is not None:
+            _log(round_, kind, {"position": player.position}, user)
 
 
 def heard_from(user: User, table_id: int) -> None:
@@ -518,7 +532,7 @@ def _enqueue_advance(round_: Round) -> None:
     from games.tasks import advance_round as task
 
     args = (round_.pk, round_.state, round_.phase)
-    eta = round_.deadline
+    eta = round_.deadline or timezone.now()
     transaction.on_commit(lambda: task.apply_async(args, eta=eta))
 
 

@@ -147,6 +147,7 @@ class Transfer(models.Model):
     class Meta:
         verbose_name = _("transfer")
         verbose_name_plural = _("transfers")
+        permissions = [("correct_balance", "Can adjust balances and reverse transfers")]
         constraints = [
             # Named, so a key race can be told apart from other unique violations.
             models.UniqueConstraint(fields=["idempotency_key"], name=KEY_CONSTRAINT),
@@ -166,8 +167,14 @@ class Transfer(models.Model):
 class Posting(models.Model):
     """One side of a transfer on one account: the signed change and what it left behind."""
 
-    transfer = models.ForeignKey(Transfer, on_delete=models.PROTECT, related_name="postings")
-    account = models.ForeignKey(Account, on_delete=models.PROTECT, related_name="postings")
+    # No separate FK indexes: the unique (transfer, account) and (account, version)
+    # indexes below lead with these columns, and each index costs every posting a write.
+    transfer = models.ForeignKey(
+        Transfer, on_delete=models.PROTECT, related_name="postings", db_index=False
+    )
+    account = models.ForeignKey(
+        Account, on_delete=models.PROTECT, related_name="postings", db_index=False
+    )
     delta = models.BigIntegerField(_("change"))
     balance_after = models.BigIntegerField(_("balance after"))
     account_version = models.BigIntegerField(_("account version"))

@@ -100,3 +100,8 @@ def round_closure(round_id: int) -> RoundClosure | None:
 
 def last_check() -> LedgerCheckRun | None:
     return LedgerCheckRun.objects.order_by("-created_at").first()
+
+
+def open_round_count() -> int:
+    """Rounds holding xu that are not closed yet."""
+    return Account.objects.filter(kind=AccountKind.ESCROW, balance__gt=0).count()

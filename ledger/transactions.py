@@ -30,7 +30,7 @@ def is_key_race(exc: BaseException) -> bool:
     cause = exc.__cause__
     diag = getattr(cause, "diag", None)
     if getattr(cause, "sqlstate", None) == _UNIQUE_VIOLATION and diag is not None:
-        return diag.constraint_name == KEY_CONSTRAINT
+        return bool(diag.constraint_name == KEY_CONSTRAINT)
     # SQLite names the column, not the constraint.
     return "ledger_transfer.idempotency_key" in str(exc)
 
@@ -53,10 +53,19 @@ def atomic_with_retry(fn: Callable[[], T], *, attempts: int = MAX_ATTEMPTS) -> T
         with transaction.atomic():
             return fn()
 
+    return retry_transient(lambda: _in_transaction(fn), attempts=attempts)
+
+
+def _in_transaction(fn: Callable[[], T]) -> T:
+    with transaction.atomic():
+        return fn()
+
+
+def retry_transient(fn: Callable[[], T], *, attempts: int = MAX_ATTEMPTS) -> T:
+    """Call `fn` (which owns its transaction) again after a transient failure."""
     for attempt in range(1, attempts + 1):
         try:
-            with transaction.atomic():
-                return fn()
+            return fn()
         except (OperationalError, IntegrityError) as exc:
             retryable = is_transient(exc) or is_key_race(exc)
             if not retryable or attempt == attempts:

@@ -45,7 +45,7 @@ def _start_beat() -> None:
     from celery.beat import EmbeddedService
 
     schedule = Path(tempfile.gettempdir()) / f"maubinh-celerybeat-{os.getpid()}"
-    EmbeddedService(app, thread=True, schedule_filename=str(schedule)).start()
+    EmbeddedService(app, thread=True, schedule_filename=str(schedule)).start()  # type: ignore[union-attr]
 
 
 def _run(ready: threading.Event) -> None:

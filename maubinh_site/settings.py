@@ -82,6 +82,7 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.i18n",
                 "accounts.context_processors.header",
+                "ledger.context_processors.wallet",
             ],
         },
     },
@@ -141,6 +142,8 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     # Advances any round or table whose timer task was lost (dead worker, dropped message).
     "games-sweep": {"task": "games.sweep", "schedule": 2.0},
+    # Recompute every balance from history; the result is shown on the admin dashboard.
+    "ledger-check": {"task": "ledger.check", "schedule": 600.0},
     # Plays bots' turns whose task was lost, well before the arranging deadline.
     "bots-sweep": {"task": "bots.sweep", "schedule": 5.0},
 }

@@ -8,5 +8,6 @@ urlpatterns = [
     path("", account_views.home, name="home"),
     path("healthz", healthz, name="healthz"),
     path("accounts/", include("accounts.urls")),
+    path("xu/", include("ledger.urls")),
     path("admin/", admin.site.urls),
 ]

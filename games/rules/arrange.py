@@ -30,7 +30,7 @@ from games.rules.errors import ArrangementError, CardError
 from games.rules.hands import CATEGORY_SHIFT, Category, eval3, evaluator5
 from games.rules.instant import ARRANGEMENT_KINDS, InstantWin, find_instant
 from games.rules.presets import Rules
-from games.rules.scoring import PlayerInput, Status, settle
+from games.rules.scoring import BONUS_BY_CHI, PlayerInput, Status, settle
 
 Chi = tuple[Card, ...]
 Buckets = tuple[tuple[int, int], ...]
@@ -41,9 +41,6 @@ BUCKET_SHIFT = 8
 
 DEFAULT_OPPONENTS = 3
 """Expected units are quoted against a full table: three opponents."""
-
-ALTERNATIVE_MARGIN = 1.0
-"""An alternative is "good" within this many expected units per opponent of the best."""
 
 # Categories whose five-card values have at most three tie-break ranks, so a bucket is exact.
 _EXACT5 = frozenset(
@@ -158,23 +155,9 @@ def packaged_table(preset: str) -> WinTable:
 
 def chi_bonus(rules: Rules, chi: int, category: Category) -> int:
     """Units paid for winning chi ``chi`` (0, 1, 2) with a hand of ``category`` (section 5)."""
-    b = rules.bonus
-    quads = category in (Category.FOUR_OF_A_KIND, Category.FOUR_ACES)
-    if chi == 0:
-        if quads:
-            return b["quads_chi1"]
-        if category == Category.STRAIGHT_FLUSH:
-            return b["straight_flush_chi1"]
-    elif chi == 1:
-        if quads:
-            return b["quads_chi2"]
-        if category == Category.STRAIGHT_FLUSH:
-            return b["straight_flush_chi2"]
-        if category == Category.FULL_HOUSE:
-            return b["full_house_chi2"]
-    elif category == Category.THREE_OF_A_KIND:
-        return b["trips_chi3"]
-    return 1
+    # Settlement's own table, so that pricing and paying can never disagree.
+    key = BONUS_BY_CHI[chi].get(category)
+    return rules.bonus[key] if key is not None else 1
 
 
 # Per-opponent figures of one chi value: (score, P(win), P(lose), units lost | lose, bonus).
@@ -292,6 +275,8 @@ class _Field:
 
 @lru_cache(maxsize=16)
 def _field(rules: Rules, opponents: int) -> _Field:
+    if not 1 <= opponents <= 3:
+        raise ValueError(f"a table has 1 to 3 opponents, got {opponents}")
     return _Field(rules, packaged_table(rules.name), opponents)
 
 
@@ -366,8 +351,21 @@ class _Search:
         max_b3 = _prefix_max(b3[m] for m in by3)
         gain = field.gain_factor
 
+        # Cards of a suit held fewer than 5 times can never be in a flush, so such cards of
+        # equal rank are interchangeable: chi-1 candidates that differ only by swapping them
+        # lead to the same results, and only one of them is searched.
+        suits = [c & 3 for c in hand.cards]
+        token = [
+            1 << (40 + i) if suits.count(suits[i]) >= 5 else 5 ** (c >> 2)
+            for i, c in enumerate(hand.cards)
+        ]
+        seen: set[int] = set()
         order: list[tuple[float, float, int, _Record]] = []
-        for (mask, _), r1 in zip(_FIVES, rec1, strict=True):
+        for (mask, (i1, i2, i3, i4, i5)), r1 in zip(_FIVES, rec1, strict=True):
+            shape = token[i1] + token[i2] + token[i3] + token[i4] + token[i5]
+            if shape in seen:
+                continue
+            seen.add(shape)
             va = v5[mask]
             j = bisect_right(vals3, va) - 1
             if j < 0:
@@ -381,19 +379,8 @@ class _Search:
         self.order = order
         self.figures = (s2, w2, l2, lc2, b2, s3, w3, l3, lc3, b3)
 
-    def run(
-        self,
-        keep: int,
-        key: Callable[[int, int, int], Hashable],
-        margin: float = float("inf"),
-        top: float = float("-inf"),
-    ) -> list[_Candidate]:
-        """The best legal arrangement of each of the ``keep`` best distinct ``key`` classes.
-
-        Classes more than ``margin`` (units per opponent) below the best (at least ``top``,
-        if already known) are not wanted; the margin also lets the search stop much earlier
-        on weak hands.
-        """
+    def run(self, keep: int, key: Callable[[int, int, int], Hashable]) -> list[_Candidate]:
+        """The best legal arrangement of each of the ``keep`` best distinct ``key`` classes."""
         field = self.field
         v5, v3 = self.hand.v5, self.hand.v3
         s2, w2, l2, lc2, b2, s3, w3, l3, lc3, b3 = self.figures
@@ -401,7 +388,7 @@ class _Search:
         all_applies, others = field.all_applies, field.others
         extra_one, extra_all = field.extra_one, field.extra_all
         best: dict[Hashable, _Candidate] = {}
-        threshold = top - margin
+        threshold = float("-inf")
         for bound, scoop_bound, a, (base, w1, l1, lc1, b1) in self.order:
             if bound <= threshold:
                 break
@@ -433,12 +420,9 @@ class _Search:
                 held = best.get(k)
                 if held is None or ev > held[0]:
                     best[k] = (ev, a, b, c)
-                    top = max(top, ev)
-                    threshold = top - margin
                     if len(best) >= keep:
-                        kth = heapq.nlargest(keep, (h[0] for h in best.values()))[-1]
-                        threshold = max(threshold, kth)
-        return [h for h in heapq.nlargest(keep, best.values()) if h[0] >= top - margin]
+                        threshold = heapq.nlargest(keep, (h[0] for h in best.values()))[-1]
+        return heapq.nlargest(keep, best.values())
 
 
 def _by_categories(v1: int, v2: int, v3: int) -> Hashable:
@@ -520,16 +504,18 @@ def suggest(
     plan, not a kicker swap); when fewer plans exist they differ in some chi's strength.
     ``ev`` is expected units against ``opponents`` opponents. Never a foul.
     """
+    if n < 0:
+        raise ValueError(f"n is the number of alternatives, at least 0, got {n}")
     hand_cards = _checked(cards)
     field = _field(rules, opponents)
     hand = _Hand(hand_cards, rules.name)
     keep = n + 1
     search = _Search(hand, field)
-    found = search.run(keep, _by_categories, ALTERNATIVE_MARGIN)
+    found = search.run(keep, _by_categories)
     if len(found) < keep:
         # Fewer plans than asked: fill with arrangements that differ in some chi's value.
         seen = {_values(hand, m) for m in found}
-        more = search.run(keep + len(found), _by_values, ALTERNATIVE_MARGIN, found[0][0])
+        more = search.run(keep + len(found), _by_values)
         found += [m for m in more if _values(hand, m) not in seen]
         found = sorted(found, reverse=True)[:keep]
     out = [_suggestion(hand, field, cand, _claimed(hand, rules, cand)) for cand in found]
@@ -568,7 +554,12 @@ def _instant_arrangement(hand: _Hand, rules: Rules) -> tuple[InstantWin, _Candid
     its tie-break come from ``instant.find_instant`` (which also prefers a stronger
     arrangement-free kind of the same hand, if enabled).
     """
-    if not any(rules.instant_payout(kind) > 0 for kind in ARRANGEMENT_KINDS):
+    # Only kinds enabled and stronger than the hand's arrangement-free kind (if any) can
+    # change anything; often there is none and the search is skipped.
+    free = find_instant(hand.cards, rules)
+    kinds = list(rules.instant)
+    stronger = kinds[: kinds.index(free.kind)] if free is not None else kinds
+    if not any(k in ARRANGEMENT_KINDS and rules.instant_payout(k) > 0 for k in stronger):
         return None
     v5, v3 = hand.v5, hand.v3
     flushes, straights = [], []
@@ -658,15 +649,19 @@ def best_in_hindsight(
     # Exact units per chi value against the opponents whose chi are compared with mine.
     seats = [_Opponent(p, rules) for p in opponents]
     chi_seats = [s for s in seats if s.instant is None]
-    scoop_gain = max(rules.scoop_one, rules.scoop_all) - 1
+    multiplier = max(rules.scoop_one, rules.scoop_all)
 
-    def priced(chi: int, value: int) -> tuple[float, float]:
-        total = gains = 0.0
-        for seat in chi_seats:
-            units = seat.units(rules, chi, value)
-            total += units
-            gains += max(units, 0)
-        return total, total + gains * scoop_gain
+    def priced(chi: int, value: int) -> tuple[float, float, tuple[int, ...]]:
+        units = tuple(seat.units(rules, chi, value) for seat in chi_seats)
+        total = sum(units)
+        return total, total + sum(u for u in units if u > 0) * (multiplier - 1), units
+
+    def tight(u1: tuple[int, ...], u2: tuple[int, ...], u3: tuple[int, ...]) -> float:
+        """Upper bound per opponent: only an opponent who loses all 3 chi pays a multiple."""
+        bound = 0
+        for x, y, z in zip(u1, u2, u3, strict=True):
+            bound += (x + y + z) * (multiplier if x > 0 and y > 0 and z > 0 else 1)
+        return bound
 
     best: tuple[float, Suggestion] | None = None
     shown = _instant_arrangement(hand, rules)
@@ -678,18 +673,19 @@ def best_in_hindsight(
         found = exact(a, b, c)
         return found[1] if best is None or found[0] > best[0] else best[1]
 
-    memo: list[dict[int, tuple[float, float]]] = [{}, {}, {}]
+    memo: list[dict[int, tuple[float, float, tuple[int, ...]]]] = [{}, {}, {}]
 
-    def price(chi: int, value: int) -> tuple[float, float]:
+    def price(chi: int, value: int) -> tuple[float, float, tuple[int, ...]]:
         p = memo[chi].get(value)
         if p is None:
             p = memo[chi][value] = priced(chi, value)
         return p
 
-    candidates: list[tuple[float, float, int, int, int]] = []
+    # Bound every legal arrangement loosely (separable, so cheap), settle in bound order.
+    candidates: list[tuple[float, int, int, int]] = []
     for a, _ in _FIVES:
         va = hand.v5[a]
-        lin1, top1 = price(0, va)
+        top1 = price(0, va)[1]
         for b, c in _splits(_FULL ^ a):
             vb = hand.v5[b]
             if vb > va:
@@ -697,18 +693,20 @@ def best_in_hindsight(
             vc = hand.v3[c]
             if vc > vb:
                 continue
-            lin2, top2 = price(1, vb)
-            lin3, top3 = price(2, vc)
-            candidates.append((top1 + top2 + top3, lin1 + lin2 + lin3, a, b, c))
+            candidates.append((top1 + price(1, vb)[1] + price(2, vc)[1], a, b, c))
     candidates.sort(reverse=True)
     seen: set[tuple[int, int, int]] = set()
-    for bound, _, a, b, c in candidates:
+    for bound, a, b, c in candidates:
         if best is not None and bound <= best[0]:
             break
         values = (hand.v5[a], hand.v5[b], hand.v3[c])
         if values in seen:
             continue  # same strengths, same settlement
         seen.add(values)
+        if best is not None:
+            units = (price(0, values[0])[2], price(1, values[1])[2], price(2, values[2])[2])
+            if tight(*units) <= best[0]:
+                continue
         found = exact(a, b, c)
         if best is None or found[0] > best[0]:
             best = found

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import json
 
 import pytest
+import websockets
 from django.contrib.auth.hashers import make_password
 from django.core.management import call_command
 
@@ -65,6 +67,21 @@ async def _connect(stack, users, password, table_id):  # type: ignore[no-untyped
     return clients
 
 
+async def _lobby(base):  # type: ignore[no-untyped-def]
+    ws = await websockets.connect(base.replace("http", "ws") + "/ws/lobby/", origin=base)
+    first = json.loads(await ws.recv())
+    assert first["type"] == "lobby"
+    return ws
+
+
+async def _wait_ws(ws, predicate, timeout: float = 15.0):  # type: ignore[no-untyped-def]
+    async with asyncio.timeout(timeout):
+        while True:
+            message = json.loads(await ws.recv())
+            if predicate(message):
+                return message
+
+
 def test_four_players_on_two_servers_play_one_private_round_settled_by_the_rules(
     stack, players, password
 ):
@@ -72,9 +89,13 @@ def test_four_players_on_two_servers_play_one_private_round_settled_by_the_rules
     before = {p.pk: ledger_selectors.balance(p) for p in players}
 
     async def play():  # type: ignore[no-untyped-def]
+        lobby = await _lobby(stack.bases[1])
         clients = await _connect(stack, players, password, table.pk)
         for client in clients:
             assert (await client.request(type="sit"))["type"] == "ok"
+        full = await _wait_ws(lobby, lambda m: m.get("table", {}).get("taken") == 4)
+        assert full["table"]["id"] == table.pk
+        await lobby.close()
         started = await clients[0].request(type="start")
         assert started["type"] == "ok", started
         round_id = started["round"]
@@ -95,6 +116,13 @@ def test_four_players_on_two_servers_play_one_private_round_settled_by_the_rules
         return round_id, dealt, clients, settled
 
     round_id, dealt, clients, settled = asyncio.run(play())
+
+    # Versions: after its snapshot, each client saw every public table event, in order.
+    private = {"cards", "submission", "ok", "error", "snapshot"}
+    for client in clients:
+        first = client.received[0]["version"]
+        seen = [m["version"] for m in client.received if m["type"] not in private]
+        assert seen == list(range(first + 1, first + 1 + len(seen))), client.name
 
     # Privacy: before the first reveal, nobody received a card they were not dealt.
     for client in clients:
@@ -248,6 +276,17 @@ def test_bad_input_is_refused_with_a_clear_error_and_changes_nothing(stack, play
             await client.close()
         return round_id, errors, flood, an
 
+    async def foreign_origin():  # type: ignore[no-untyped-def]
+        base = stack.bases[0]
+        cookie = await asyncio.to_thread(login, base, players[0].username, password)
+        with pytest.raises(websockets.InvalidStatus):
+            await websockets.connect(
+                base.replace("http", "ws") + f"/ws/tables/{table.pk}/",
+                additional_headers={"Cookie": cookie},
+                origin="http://evil.example",
+            )
+
+    asyncio.run(foreign_origin())
     round_id, errors, flood, an = asyncio.run(play())
     codes = {name: reply.get("code") for name, reply in errors.items()}
     assert codes == {

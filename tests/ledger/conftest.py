@@ -36,3 +36,21 @@ def admin_user(make_user: Any) -> Any:
     user.is_superuser = True
     user.save(update_fields=["is_staff", "is_superuser"])
     return user
+
+
+@pytest.fixture
+def english() -> Any:
+    """Messages in English, for tests that read a message's wording."""
+    from django.utils import translation
+
+    with translation.override("en"):
+        yield
+
+
+@pytest.fixture(params=["database function", "python"])
+def write_path_both(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Run the test once through the PostgreSQL function and once through the Python path."""
+    from ledger import services
+
+    monkeypatch.setattr(services, "USE_DATABASE_FUNCTION", request.param != "python")
+    return str(request.param)

@@ -1,11 +1,13 @@
 from __future__ import annotations
 
+from datetime import timedelta
 from io import StringIO
 from typing import Any
 
 import pytest
 from django.core.management import CommandError, call_command
 from django.db import connection
+from django.utils import timezone
 
 from ledger import selectors, services, tasks
 from ledger.models import LedgerCheckRun
@@ -60,3 +62,20 @@ def test_ledger_check_finds_xu_left_in_a_closed_rounds_escrow(busy_ledger: None)
 def test_the_periodic_task_stores_its_result(busy_ledger: None) -> None:
     assert tasks.check_ledger() is True
     assert LedgerCheckRun.objects.get().figures["escrow"] == 50
+
+
+def test_check_results_older_than_a_month_are_pruned(busy_ledger: None) -> None:
+    old = LedgerCheckRun.objects.create(
+        ok=True, created_at=timezone.now() - services.CHECK_RUNS_KEPT - timedelta(minutes=1)
+    )
+    services.record_ledger_check()
+    assert not LedgerCheckRun.objects.filter(pk=old.pk).exists()
+    assert LedgerCheckRun.objects.count() == 1
+
+
+def test_the_check_is_on_the_beat_schedule_every_ten_minutes() -> None:
+    from django.conf import settings
+
+    entry = settings.CELERY_BEAT_SCHEDULE["ledger-check"]
+    assert entry == {"task": "ledger.check", "schedule": 600.0}
+    assert tasks.check_ledger.name == "ledger.check"

@@ -3,7 +3,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from django.db import transaction
+from django.db import DatabaseError, connection, transaction
 
 from ledger import selectors, services
 from ledger.audit import run_checks
@@ -74,6 +74,7 @@ def test_settling_again_with_different_deltas_is_refused(seated: list[Any]) -> N
         ({0: 1.5, 1: -1.5}, "whole numbers"),
     ],
 )
+@pytest.mark.usefixtures("english")
 def test_invalid_deltas_are_refused(seated: list[Any], deltas: dict[int, Any], why: str) -> None:
     by_index = {seated[i].pk: delta for i, delta in deltas.items()}
     with pytest.raises(InvalidSettlement, match=why):
@@ -81,6 +82,7 @@ def test_invalid_deltas_are_refused(seated: list[Any], deltas: dict[int, Any], w
     assert selectors.escrow_outstanding() == 3_000
 
 
+@pytest.mark.usefixtures("english")
 def test_a_player_without_a_stake_cannot_be_paid(seated: list[Any], make_user: Any) -> None:
     stranger = make_user("dao")
     with pytest.raises(InvalidSettlement, match="no stake"):
@@ -109,3 +111,33 @@ def test_a_settlement_rolls_back_with_the_games_transaction(seated: list[Any]) -
     assert selectors.round_closure(11) is None
     assert selectors.escrow_outstanding() == 3_000
     assert selectors.balance(an) == 9_000
+
+
+@pytest.mark.postgres
+@pytest.mark.usefixtures("write_path_both")
+def test_a_settlement_that_fails_half_way_leaves_no_trace(seated: list[Any]) -> None:
+    an, binh, chi = seated
+    # The database refuses the third player's payout, after the first two were written.
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"""
+            CREATE FUNCTION pg_temp.refuse_payout() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                IF NEW.account_id = (SELECT id FROM ledger_account WHERE key = 'wallet:{chi.pk}')
+                THEN RAISE EXCEPTION 'disk on fire'; END IF;
+                RETURN NEW;
+            END $$;
+            CREATE TRIGGER refuse_payout BEFORE INSERT ON ledger_posting
+            FOR EACH ROW EXECUTE FUNCTION pg_temp.refuse_payout();
+            """.replace("%", "%%")
+        )
+    with pytest.raises(DatabaseError, match="disk on fire"):
+        services.settle_round(11, {an.pk: 300, binh.pk: -200, chi.pk: -100})
+    with connection.cursor() as cursor:
+        cursor.execute("DROP TRIGGER refuse_payout ON ledger_posting")
+    assert not Transfer.objects.filter(kind="settle").exists()
+    assert selectors.round_closure(11) is None
+    assert selectors.escrow_outstanding() == 3_000
+    assert [selectors.balance(u) for u in seated] == [9_000, 9_000, 9_000]
+    services.settle_round(11, {an.pk: 300, binh.pk: -200, chi.pk: -100})  # still settles
+    assert run_checks().ok

@@ -28,5 +28,6 @@ def test_a_settled_round_cannot_be_voided(player: Any, other_player: Any) -> Non
     services.hold(5, player, 700)
     services.hold(5, other_player, 700)
     services.settle_round(5, {player.pk: 100, other_player.pk: -100})
-    with pytest.raises(RoundAlreadyClosed, match="already"):
+    with pytest.raises(RoundAlreadyClosed) as refused:
         services.void_round(5)
+    assert refused.value.code == "round_already_closed"

@@ -28,6 +28,9 @@ def random_traffic(db_settings: dict[str, Any], seed: int, user_ids: list[int], 
     from ledger.errors import LedgerError
     from ledger.keys import wallet_key
 
+    # Half the processes take the Python write path, half the PostgreSQL function:
+    # both must hold the same locks in the same order.
+    services.USE_DATABASE_FUNCTION = seed % 2 == 0
     rng = random.Random(seed)
     users = list(User.objects.filter(pk__in=user_ids))
     refused = 0

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from itertools import combinations
 
 import pytest
 from hypothesis import given, settings
@@ -11,10 +12,10 @@ from hypothesis import strategies as st
 
 from games.rules.arrange import (
     Suggestion,
+    _field,
     appraise,
     best_in_hindsight,
     naive_arrangement,
-    packaged_table,
     suggest,
     win_probability,
 )
@@ -22,7 +23,6 @@ from games.rules.cards import Card, parse_cards
 from games.rules.hands import Category, category_of, eval3, eval5, is_foul
 from games.rules.presets import Rules
 from games.rules.scoring import PlayerInput, Status, settle
-from games.rules.tables.build_winprob import scale_check
 
 PORTAL = Rules.preset("portal")
 CLASSIC = Rules.preset("classic")
@@ -60,6 +60,40 @@ def test_every_suggestion_is_a_permutation_of_the_hand_and_never_a_foul(
     assert 1 <= len(suggestions) <= 4
     for s in suggestions:
         assert_legal(hand, s, preset)
+
+
+def brute_force_best(hand: Sequence[Card], rules: Rules) -> float:
+    """The most expected units over every legal split, scored one by one (no pruning)."""
+    field = _field(rules, 3)
+    best = float("-inf")
+    for chi1 in combinations(hand, 5):
+        v1 = eval5(chi1, rules.name)
+        rest = [c for c in hand if c not in chi1]
+        for chi2 in combinations(rest, 5):
+            v2 = eval5(chi2, rules.name)
+            v3 = eval3([c for c in rest if c not in chi2])
+            if v1 >= v2 >= v3:
+                records = [odds.record(v) for odds, v in zip(field.chi, (v1, v2, v3), strict=True)]
+                best = max(best, field.value(*records))
+    return 3 * best
+
+
+@settings(max_examples=6, deadline=None)
+@given(hand=hands13, preset=st.sampled_from(["portal", "classic"]))
+def test_the_pruned_search_finds_the_same_best_as_trying_every_split(
+    hand: list[Card], preset: str
+) -> None:
+    rules = Rules.preset(preset).with_overrides(
+        {"instant": dict.fromkeys(Rules.preset(preset).instant, 0)}
+    )
+    assert suggest(hand, rules, n=0)[0].ev == pytest.approx(brute_force_best(hand, rules), abs=1e-9)
+
+
+def test_the_search_is_exact_on_a_hand_of_pairs_without_a_flush() -> None:
+    # Interchangeable equal-rank cards are searched once; this hand has many of them.
+    hand = cards("AS AC KD KH 9S 9C 7D 5H 5S 4C 3D 3H 2S")
+    rules = PORTAL.with_overrides({"instant": {"six_pairs": 0}})
+    assert suggest(hand, rules, n=0)[0].ev == pytest.approx(brute_force_best(hand, rules), abs=1e-9)
 
 
 @settings(max_examples=25, deadline=None)
@@ -170,6 +204,14 @@ def test_six_pairs_mark_every_suggestion_and_are_priced_as_the_payout() -> None:
         assert_legal(hand, s, "portal")
 
 
+def test_thirteen_spades_are_a_dragon_flush_on_every_suggestion() -> None:
+    # Three flushes are there too, but the stronger arrangement-free kind is what is paid.
+    hand = cards("2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS AS")
+    suggestions = suggest(hand, PORTAL)
+    assert [s.instant for s in suggestions] == ["dragon_flush"] * len(suggestions)
+    assert suggestions[0].ev == 3 * PORTAL.instant["dragon_flush"]
+
+
 def test_a_dragon_is_still_arranged_legally() -> None:
     hand = cards("2S 3C 4D 5H 6S 7C 8D 9H TS JC QD KH AS")
     for s in suggest(hand, PORTAL):
@@ -184,19 +226,26 @@ def test_auto_arrange_rejects_a_wrong_count_or_a_repeated_card() -> None:
         suggest([Card(0)] * 13, PORTAL)
 
 
+def test_n_counts_the_alternatives_and_opponents_scale_ev() -> None:
+    hand = cards("AS JS 9S 6S 4S KH TH 8H 5H 2H QC QD QH")
+    assert len(suggest(hand, PORTAL, n=0)) == 1
+    assert 2 <= len(suggest(hand, PORTAL, n=3)) <= 4
+    with pytest.raises(ValueError, match="at least 0"):
+        suggest(hand, PORTAL, n=-1)
+    with pytest.raises(ValueError, match="1 to 3 opponents"):
+        suggest(hand, PORTAL, opponents=4)
+    # Without scoops a two-player quote is a third of the full-table quote.
+    flat = PORTAL.with_overrides({"scoop_one": 1, "scoop_all": 1})
+    one, three = suggest(hand, flat, n=0, opponents=1)[0], suggest(hand, flat, n=0)[0]
+    assert one.ev * 3 == pytest.approx(three.ev)
+
+
 def test_naive_arrangement_takes_the_strongest_five_cards_first() -> None:
     hand = cards("AS KS QS JS TS 9H 9D 9C 2S 2D 3C 3H 4D")
     chi1, chi2, chi3 = naive_arrangement(hand, "portal")
     assert category_of(eval5(chi1, "portal")) is Category.STRAIGHT_FLUSH
     assert category_of(eval5(chi2, "portal")) is Category.FULL_HOUSE
     assert not is_foul(chi1, chi2, chi3)
-
-
-def test_the_packaged_table_was_built_on_the_current_hand_scale() -> None:
-    for preset in ("portal", "classic"):
-        table = packaged_table(preset)
-        assert table.scale_check == scale_check(preset)
-        assert all(sum(c for _, c in chi) == table.hands for chi in table.chi)
 
 
 # --- best in hindsight
@@ -260,3 +309,21 @@ def test_best_in_hindsight_finds_the_one_arrangement_that_beats_a_known_opponent
     assert sorted(hindsight.chi[2]) == sorted(cards("QC QD QH"))
     assert hindsight.win == (0.0, 0.0, 1.0)
     assert hindsight.ev == -1 - 2 + 3
+
+
+def test_best_in_hindsight_matches_settling_every_legal_arrangement() -> None:
+    mine, theirs, *_ = _deal(11)
+    opponent = PlayerInput("b", tuple(theirs), suggest(theirs, PORTAL, n=0)[0].chi)
+    best = float("-inf")
+    seen = set()
+    for chi1 in combinations(mine, 5):
+        rest = [c for c in mine if c not in chi1]
+        for chi2 in combinations(rest, 5):
+            chi3 = tuple(c for c in rest if c not in chi2)
+            values = (eval5(chi1, "portal"), eval5(chi2, "portal"), eval3(chi3))
+            if not values[0] >= values[1] >= values[2] or values in seen:
+                continue
+            seen.add(values)
+            me = PlayerInput("a", tuple(mine), (chi1, chi2, chi3))
+            best = max(best, _units(PORTAL, me, [opponent]))
+    assert best_in_hindsight(mine, [opponent], PORTAL).ev == best

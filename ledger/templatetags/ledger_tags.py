@@ -1,0 +1,37 @@
+"""Template helpers for ledger pages."""
+
+from __future__ import annotations
+
+from django import template
+from django.urls import NoReverseMatch, reverse
+from django.utils import formats
+
+register = template.Library()
+
+# The games app names its round page with this URL name (one int argument: the round
+# id); until it exists, statements show the round number without a link.
+ROUND_URL_NAME = "games:round_detail"
+
+
+@register.simple_tag
+def round_url(round_id: int | None) -> str:
+    """The round's page, or "" while the games app does not provide one."""
+    if round_id is None:
+        return ""
+    try:
+        return reverse(ROUND_URL_NAME, args=[round_id])
+    except NoReverseMatch:
+        return ""
+
+
+@register.filter
+def xu(value: int | None) -> str:
+    """A whole number of xu grouped by thousands in the active language: 10.000 / 10,000.
+
+    Django's Vietnamese locale sets no NUMBER_GROUPING, so floatformat would not group.
+    """
+    if value is None:
+        return ""
+    separator = str(formats.get_format("THOUSAND_SEPARATOR"))
+    sign = "-" if value < 0 else ""
+    return sign + f"{abs(int(value)):,}".replace(",", separator)
