@@ -3,7 +3,7 @@
 Run: /work/main/.venv/bin/python benchmarks/bench_bots.py [--tables 50] [--seconds 60]
          [--workers 1] [--pool prefork] [--concurrency 4] [--keep]
 
-On a scratch database (``maubinh_bench_<pid>`` on the dev PostgreSQL, or --database-url)
+On a scratch database (``maubinh_bench_bots_<pid>`` on the dev PostgreSQL, or --database-url)
 and a Redis database it flushes first (--redis-url, default db 11): migrate, start the
 worker(s) (the first with beat, for the sweeper), ``start_bot_tables --tables N``, let
 the countdowns deal, then count the rounds settled in a window of --seconds. Then
@@ -20,6 +20,7 @@ import os
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlparse
 
@@ -28,35 +29,21 @@ import redis
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks import scratchdb
 from tests.processes import PYTHON, ROOT, celery_worker, site_env
 
 DEV_DATABASE = "postgres://maubinh:maubinh@127.0.0.1:5432/maubinh"
 
 
-def admin_connection(url: str) -> psycopg.Connection:
-    parsed = urlparse(url)
-    return psycopg.connect(
-        host=parsed.hostname or "127.0.0.1",
-        port=parsed.port or 5432,
-        user=parsed.username,
-        password=parsed.password,
-        dbname="postgres",
-        autocommit=True,
-    )
-
-
 @contextlib.contextmanager
-def scratch_database(base_url: str, keep: bool):  # type: ignore[no-untyped-def]
-    name = f"maubinh_bench_{os.getpid()}"
-    parsed = urlparse(base_url)
-    with admin_connection(base_url) as admin:
-        admin.execute(f'CREATE DATABASE "{name}"')
+def scratch_database(server_url: str, keep: bool) -> Iterator[str]:
+    name = f"maubinh_bench_bots_{os.getpid()}"
+    scratchdb.recreate(server_url, name)
     try:
-        yield parsed._replace(path=f"/{name}").geturl()
+        yield scratchdb.database_url(server_url, name)
     finally:
         if not keep:
-            with admin_connection(base_url) as admin:
-                admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+            scratchdb.recreate(server_url, name, drop_only=True)
 
 
 def manage(env: dict[str, str], *args: str) -> str:
