@@ -5,6 +5,8 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
+# Apps with their own translation catalogue (the rest lives in locale/).
+LOCALE_APPS := ledger games bots moderation
 
 .PHONY: run test setup lint typecheck migrate demo messages worker beat clean
 
@@ -23,6 +25,7 @@ run: export DEBUG ?= true
 run: $(STAMP)
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py seed_demo
+	$(PY) manage.py seed_demo_tables
 	@echo ""
 	@echo "  Mậu Binh Online: http://$(HOST):$(PORT)/"
 	@echo ""
@@ -35,16 +38,16 @@ lint: $(STAMP)
 	$(VENV)/bin/lint-imports
 
 typecheck: $(STAMP)
-	$(VENV)/bin/mypy accounts ledger games maubinh_site
+	$(VENV)/bin/mypy accounts ledger games bots moderation maubinh_site
 
 test: lint typecheck
 	$(PY) -m pytest
 
 messages: $(STAMP)
 	DEBUG=true $(PY) manage.py makemessages -l vi -l en --no-wrap --no-location \
-	  --ignore=.venv --ignore=ledger --ignore=games --ignore=tests --ignore=benchmarks \
-	  --ignore=staticfiles --ignore=test-artifacts
-	for app in ledger games; do (cd $$app && DEBUG=true ../$(PY) ../manage.py makemessages -l vi -l en --no-wrap --no-location); done
+	  --ignore=.venv --ignore=tests --ignore=benchmarks --ignore=staticfiles --ignore=test-artifacts \
+	  $(foreach app,$(LOCALE_APPS),--ignore=$(app))
+	for app in $(LOCALE_APPS); do (cd $$app && DEBUG=true ../$(PY) ../manage.py makemessages -l vi -l en --no-wrap --no-location); done
 	cd games && DEBUG=true ../$(PY) ../manage.py makemessages -d djangojs -l vi -l en --no-wrap --no-location
 	DEBUG=true $(PY) manage.py compilemessages --ignore=.venv --ignore=staticfiles
 

@@ -14,7 +14,7 @@ class Language(models.TextChoices):
 
 
 class User(AbstractUser):
-    """A person (or, later, a bot) with a wallet; `username` logs in, `display_name` is shown."""
+    """A person (or a bot) with a wallet; `username` logs in, `display_name` is shown."""
 
     display_name = models.CharField(_("display name"), max_length=40, blank=True)
     preferred_language = models.CharField(
@@ -22,6 +22,8 @@ class User(AbstractUser):
     )
     suspended_until = models.DateTimeField(_("suspended until"), null=True, blank=True)
     suspension_reason = models.TextField(_("suspension reason"), blank=True)
+    # A server-side player (the bots app): never logs in (see accounts.backends).
+    is_bot = models.BooleanField(_("bot"), default=False, editable=False)
 
     class Meta:
         verbose_name = _("user")

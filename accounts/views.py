@@ -33,7 +33,7 @@ def sign_up(request: HttpRequest) -> HttpResponse:
             email=form.cleaned_data["email"],
             language=getattr(request, "LANGUAGE_CODE", settings.LANGUAGE_CODE),
         )
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        login(request, user, backend="accounts.backends.PeopleOnlyBackend")
         messages.success(request, _("Welcome, %(name)s!") % {"name": user.shown_name})
         return redirect("home")
     return render(request, "accounts/signup.html", {"form": form})

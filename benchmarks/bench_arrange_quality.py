@@ -9,6 +9,10 @@ the deal cancels). The naive arranger takes the strongest chi 1, then the strong
 of the rest, the rest as chi 3; if that were a foul it would keep chi 1 and take the next
 strongest chi 2 that is legal (the count of such fixes is printed). Prints mean units per
 hand for both arrangers, and per-chi results of auto-arranged chi against naive ones.
+
+Calibration: each deal is also played with all four seats auto-arranged, and the ``ev`` that
+``suggest`` quoted for each seat is set against the units the seat then won (by quintile of
+the quote). The quotes assume a field like the table's, which here is exactly the case.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ import random
 import statistics
 import sys
 import time
+from itertools import combinations
 from multiprocessing import Pool
 from pathlib import Path
 
@@ -34,8 +39,6 @@ CHUNK = 50
 
 def _strongest_then_strongest_fouls(hand: list[Card], preset: str) -> bool:
     """Would 'strongest chi 1, strongest chi 2 of the rest' be a foul (before any fix)?"""
-    from itertools import combinations
-
     ev5 = evaluator5(preset)
     chi1 = max(combinations(hand, 5), key=ev5)
     rest = [c for c in hand if c not in chi1]
@@ -50,7 +53,7 @@ def run_chunk(task: tuple[int, int, str]) -> dict[str, list[float]]:
     out: dict[str, list[float]] = {
         "auto": [], "naive": [], "chi_won": [0, 0, 0], "chi_tied": [0, 0, 0],
         "chi_pairs": [0], "fixes": [0], "auto_instant": [0], "naive_instant": [0],
-        "auto_scooped": [0], "naive_scooped": [0],
+        "auto_scooped": [0], "naive_scooped": [0], "quoted": [], "realised": [],
     }  # fmt: skip
     for deal in range(start, start + count):
         deck = [Card(i) for i in range(52)]
@@ -59,6 +62,10 @@ def run_chunk(task: tuple[int, int, str]) -> dict[str, list[float]]:
         auto = [suggest(h, rules, n=0)[0] for h in hands]
         naive = [naive_arrangement(h, preset) for h in hands]
         out["fixes"][0] += sum(_strongest_then_strongest_fouls(h, preset) for h in hands)
+        everyone = [PlayerInput(f"s{i}", tuple(hands[i]), auto[i].chi) for i in range(4)]
+        for i, p in enumerate(settle(rules, 1, everyone).players):
+            out["quoted"].append(auto[i].ev)
+            out["realised"].append(p.units)
         for auto_seats in ((0, 2), (1, 3)):
             players = [
                 PlayerInput(f"s{i}", tuple(hands[i]), auto[i].chi if i in auto_seats else naive[i])
@@ -93,7 +100,7 @@ def main() -> None:
     total: dict[str, list[float]] = {}
     for part in parts:
         for key, values in part.items():
-            if key in ("auto", "naive"):
+            if key in ("auto", "naive", "quoted", "realised"):
                 total.setdefault(key, []).extend(values)
             else:
                 acc = total.setdefault(key, [0] * len(values))
@@ -116,6 +123,20 @@ def main() -> None:
         f"naive {total['naive_instant'][0]:.0f}; scooped: auto {total['auto_scooped'][0]:.0f}, "
         f"naive {total['naive_scooped'][0]:.0f}"
     )
+    quoted, realised = total["quoted"], total["realised"]
+    print(
+        f"  calibration, all seats auto ({len(quoted)} hands): mean quoted ev "
+        f"{statistics.fmean(quoted):+.2f}, mean won {statistics.fmean(realised):+.2f}, "
+        f"correlation {statistics.correlation(quoted, realised):.2f}"
+    )
+    ranked = sorted(zip(quoted, realised, strict=True))
+    fifth = len(ranked) // 5
+    for q in range(5):
+        group = ranked[q * fifth : (q + 1) * fifth if q < 4 else len(ranked)]
+        print(
+            f"    quintile {q + 1}: quoted {statistics.fmean(g[0] for g in group):+6.2f}, "
+            f"won {statistics.fmean(g[1] for g in group):+6.2f}"
+        )
     fixes = total["fixes"][0]
     print(f"  naive 'strongest then strongest' fouls needing the fix: {fixes:.0f} of {4 * n} hands")
 

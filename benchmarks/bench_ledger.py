@@ -23,10 +23,11 @@ import sys
 import time
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlparse
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from benchmarks.scratchdb import database_url, recreate  # noqa: E402
 
 BENCH_DB = "maubinh_bench"
 WALLETS = 1_000
@@ -46,23 +47,6 @@ def _django(url: str) -> None:
     import django
 
     django.setup()
-
-
-def _recreate(server_url: str, name: str, *, drop_only: bool = False) -> None:
-    import psycopg
-
-    parsed = urlparse(server_url)
-    with psycopg.connect(
-        host=parsed.hostname,
-        port=parsed.port or 5432,
-        user=parsed.username,
-        password=parsed.password,
-        dbname="postgres",
-        autocommit=True,
-    ) as conn:
-        conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
-        if not drop_only:
-            conn.execute(f"CREATE DATABASE {name}")
 
 
 def _prepare() -> list[int]:
@@ -197,10 +181,9 @@ def main() -> None:
         help="PostgreSQL server URL (the database name is replaced by maubinh_bench)",
     )
     args = parser.parse_args()
-    parsed = urlparse(args.server)
-    url = parsed._replace(path=f"/{BENCH_DB}").geturl()
+    url = database_url(args.server, BENCH_DB)
 
-    _recreate(args.server, BENCH_DB)
+    recreate(args.server, BENCH_DB)
     try:
         _django(url)
         ids = _prepare()
@@ -253,7 +236,7 @@ def main() -> None:
         from django.db import connections
 
         connections.close_all()
-        _recreate(args.server, BENCH_DB, drop_only=True)
+        recreate(args.server, BENCH_DB, drop_only=True)
 
 
 if __name__ == "__main__":

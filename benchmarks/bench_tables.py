@@ -24,39 +24,17 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from tempfile import mkdtemp
-from urllib.parse import urlparse
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.scratchdb import database_url, recreate  # noqa: E402
 from tests.processes import celery_worker, daphne, site_env  # noqa: E402
 from tests.wsclient import Player  # noqa: E402
 
 BENCH_DB = "maubinh_bench_tables"
 SERVER = os.environ.get("TEST_DATABASE_URL", "postgres://maubinh:maubinh@127.0.0.1:5432/maubinh")
 REDIS = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/14")
-
-
-def _db_url() -> str:
-    parsed = urlparse(SERVER)
-    return parsed._replace(path=f"/{BENCH_DB}").geturl()
-
-
-def _recreate(drop_only: bool = False) -> None:
-    import psycopg
-
-    parsed = urlparse(SERVER)
-    with psycopg.connect(
-        host=parsed.hostname,
-        port=parsed.port or 5432,
-        user=parsed.username,
-        password=parsed.password,
-        dbname="postgres",
-        autocommit=True,
-    ) as conn:
-        conn.execute(f"DROP DATABASE IF EXISTS {BENCH_DB} WITH (FORCE)")
-        if not drop_only:
-            conn.execute(f"CREATE DATABASE {BENCH_DB}")
 
 
 def _setup_django(env: dict[str, str]) -> None:
@@ -191,10 +169,10 @@ def main() -> None:
     import redis
 
     redis.Redis.from_url(REDIS).flushdb()
-    _recreate()
+    recreate(SERVER, BENCH_DB)
     logs = Path(mkdtemp(prefix="bench-tables-"))
     env = site_env(
-        DATABASE_URL=_db_url(),
+        DATABASE_URL=database_url(SERVER, BENCH_DB),
         REDIS_URL=REDIS,
         LOG_LEVEL="WARNING",
         CELERY_LOG_LEVEL=os.environ.get("CELERY_LOG_LEVEL", "WARNING"),
@@ -246,7 +224,7 @@ def main() -> None:
 
         connections.close_all()
         if not os.environ.get("BENCH_KEEP_DB"):
-            _recreate(drop_only=True)
+            recreate(SERVER, BENCH_DB, drop_only=True)
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ snapshot. Rows are changed only by ``games.services``, under ``select_for_update
 
 from __future__ import annotations
 
+from functools import cached_property
 from typing import Any
 
 from django.conf import settings
@@ -37,6 +38,12 @@ class Table(models.Model):
     )
     min_balance = models.PositiveIntegerField(_("minimum balance to sit (xu)"))
     allow_bots = models.BooleanField(_("allow bots"), default=False)
+    # How long a person waits alone at an allow_bots table before bots sit down.
+    bot_wait_seconds = models.PositiveSmallIntegerField(
+        _("seconds before bots join"),
+        default=5,
+        validators=[MinValueValidator(1), MaxValueValidator(60)],
+    )
     is_open = models.BooleanField(default=True)
     # When the automatic start fires (9 s after the 2nd player sits, reset on each join).
     start_at = models.DateTimeField(null=True, blank=True)
@@ -122,8 +129,9 @@ class Round(models.Model):
     def __str__(self) -> str:
         return f"{self.table} #{self.number}"
 
-    @property
+    @cached_property
     def rules(self) -> Rules:
+        """The rules snapshot of the deal (never changes after it)."""
         return Rules.from_dict(self.rules_json)
 
     @property

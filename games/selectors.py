@@ -73,13 +73,23 @@ def lobby_row(table: Table) -> dict[str, Any]:
 
 
 def seat_view(seat: Seat) -> dict[str, Any]:
+    is_bot = seat.user.is_bot
     return {
         "position": seat.position,
         "user": seat.user_id,
         "name": seat.user.shown_name,
-        "online": seat.connections > 0,
+        "online": is_bot or seat.connections > 0,  # bots are always present
         "balance": ledger_selectors.balance(seat.user),
+        "is_bot": is_bot,
+        "difficulty": _bot_difficulty(seat.user) if is_bot else None,
     }
+
+
+def _bot_difficulty(user: User) -> str | None:
+    # The bots app's profile (bots.models.Bot, related_name "bot_profile"), read by name so
+    # games does not import the app built on it.
+    profile = getattr(user, "bot_profile", None)
+    return getattr(profile, "difficulty", None)
 
 
 def is_foul_arrangement(rules: Rules, chi: list[list[str]]) -> bool:

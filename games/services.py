@@ -48,7 +48,7 @@ from games.selectors import (
     settle_round_result,
     summary_payload,
 )
-from games.signals import round_dealt, round_settled, seat_changed, send_on_commit
+from games.signals import round_dealt, round_settled, seat_changed, seat_wanted, send_on_commit
 from ledger import selectors as ledger_selectors
 from ledger import services as ledger
 from ledger.errors import LedgerError
@@ -95,6 +95,7 @@ def create_table(
     rules_overrides: dict[str, Any] | None = None,
     min_balance: int | None = None,
     allow_bots: bool = False,
+    bot_wait_seconds: int = 5,
 ) -> Table:
     """Open a table; house rules are validated against RULES.md section 9."""
     name = name.strip()
@@ -113,6 +114,8 @@ def create_table(
         raise GameError(
             _("These house rules are not allowed: %(detail)s"), code="bad_rules", detail=str(exc)
         ) from exc
+    if not isinstance(bot_wait_seconds, int) or not 1 <= bot_wait_seconds <= 60:
+        raise GameError(_("Bots wait 1 to 60 seconds before they join."), code="bad_bot_wait")
     minimum = MIN_BALANCE_STAKES * stake if min_balance is None else min_balance
     if minimum < 0:
         raise GameError(_("The minimum balance cannot be negative."), code="bad_min_balance")
@@ -125,6 +128,7 @@ def create_table(
         seats=seats,
         min_balance=minimum,
         allow_bots=allow_bots,
+        bot_wait_seconds=bot_wait_seconds,
     )
     events.to_lobby({"type": "table", "table": lobby_row(table)})
     return table
@@ -181,6 +185,8 @@ def sit(user: User, table_id: int, position: int | None = None) -> Seat:
         )
     taken = set(table.seat_set.values_list("position", flat=True))
     free = [p for p in range(table.seats) if p not in taken]
+    if not free and not user.is_bot:
+        free = _make_room(table)
     if not free:
         raise SeatError(_("This table is full."), code="table_full")
     if position is None:
@@ -204,9 +210,34 @@ def sit(user: User, table_id: int, position: int | None = None) -> Seat:
         ) from None
     _bump(table)
     _table_event(table, {"type": "seat_taken", "seat": seat_view(seat)}, lobby=True)
+    current = active_round(table)
+    if current is not None:  # watching now, dealt in next round
+        _log(current, "join", {"position": seat.position}, user)
     send_on_commit(seat_changed, table_id=table.pk)
     _schedule_auto_start(table)
     return seat
+
+
+def _make_room(table: Table) -> list[int]:
+    """A person needs a seat a bot holds: a bot that is not playing the current round gives
+    it up now; bots never leave mid-round, so otherwise one gives it up when the round ends
+    (the bots app listens to ``seat_wanted``) and the person is asked to try again."""
+    bot_seats = table.seat_set.filter(user__is_bot=True)
+    round_ = active_round(table)
+    if round_ is not None:
+        bot_seats = bot_seats.exclude(user__in=round_.players.values("user"))
+    seat = bot_seats.order_by("-position").first()
+    if seat is not None:
+        _remove_seat(table, seat, reason="made_room")
+        return [seat.position]
+    if round_ is not None and table.seat_set.filter(user__is_bot=True).exists():
+        # Sent now, not on commit: the refusal below rolls this transaction back.
+        seat_wanted.send(sender=None, table_id=table.pk)
+        raise SeatError(
+            _("Bots are playing this round; one will give you its seat when the round ends."),
+            code="table_full_bots",
+        )
+    return []
 
 
 def _schedule_auto_start(table: Table) -> None:
@@ -299,6 +330,7 @@ def connected(user: User, table_id: int) -> None:
     if seat.connections == 1:
         _bump(table)
         _table_event(table, {"type": "presence", "position": seat.position, "online": True})
+        _log_presence(table, user, "reconnect")
 
 
 @transaction.atomic
@@ -314,6 +346,16 @@ def disconnected(user: User, table_id: int) -> None:
     if seat.connections == 0:
         _bump(table)
         _table_event(table, {"type": "presence", "position": seat.position, "online": False})
+        _log_presence(table, user, "disconnect")
+
+
+def _log_presence(table: Table, user: User, kind: str) -> None:
+    """Connections that come and go during a round are part of its history (disputes)."""
+    round_ = active_round(table)
+    if round_ is not None:
+        player = round_.players.filter(user=user).first()
+        if player is not None:
+            _log(round_, kind, {"position": player.position}, user)
 
 
 def heard_from(user: User, table_id: int) -> None:
@@ -322,6 +364,8 @@ def heard_from(user: User, table_id: int) -> None:
 
 
 def _is_away(seat: Seat, now: datetime) -> bool:
+    if seat.user.is_bot:
+        return False  # bots have no websocket and are always present
     return seat.connections == 0 and seat.last_seen_at < now - AWAY_AFTER
 
 

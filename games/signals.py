@@ -15,6 +15,11 @@ round_settled = Signal()
 """A round was settled. Arguments: table_id, round_id."""
 
 
+seat_wanted = Signal()
+"""A person was refused a full table whose bots are mid-round. Sent at once (the refusal
+rolls back), so receivers may only leave a note. Arguments: table_id."""
+
+
 def send_on_commit(signal: Signal, **kwargs: object) -> None:
     from django.db import transaction
 

@@ -40,11 +40,21 @@ class TransferKind(models.TextChoices):
     ADJUSTMENT = "adjustment", _("Staff adjustment")
     REVERSAL = "reversal", _("Reversal")
     BOT_TOPUP = "bot_topup", _("Bot top-up")
+    COMPENSATION = "compensation", _("Compensation")
+    HOUSE_FUNDING = "house_funding", _("House funded from issuance")
+    RESETTLEMENT = "resettlement", _("Round re-settled")
 
 
 # Round flows: reversing one would reopen a closed escrow, so they are never reversed.
+# A re-settlement corrects a closed round through its escrow, so it is final in the same way.
 ROUND_KINDS = frozenset(
-    {TransferKind.HOLD, TransferKind.SETTLE, TransferKind.RELEASE, TransferKind.FEE}
+    {
+        TransferKind.HOLD,
+        TransferKind.SETTLE,
+        TransferKind.RELEASE,
+        TransferKind.FEE,
+        TransferKind.RESETTLEMENT,
+    }
 )
 
 

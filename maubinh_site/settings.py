@@ -48,6 +48,8 @@ INSTALLED_APPS = [
     "accounts",
     "ledger",
     "games",
+    "bots",
+    "moderation",
 ]
 
 MIDDLEWARE = [
@@ -59,6 +61,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "accounts.middleware.UserLanguageMiddleware",
+    "moderation.middleware.RecordAddressMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Last, as django-axes asks: it inspects the response of a failed login.
@@ -82,6 +85,7 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "accounts.context_processors.header",
                 "ledger.context_processors.wallet",
+                "moderation.context_processors.notifications",
             ],
         },
     },
@@ -143,13 +147,15 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "games-sweep": {"task": "games.sweep", "schedule": 2.0},
     # Recompute every balance from history; the result is shown on the admin dashboard.
     "ledger-check": {"task": "ledger.check", "schedule": 600.0},
+    # Plays bots' turns whose task was lost, well before the arranging deadline.
+    "bots-sweep": {"task": "bots.sweep", "schedule": 5.0},
 }
 
 # --- Auth -----------------------------------------------------------------------------
 AUTH_USER_MODEL = "accounts.User"
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
-    "django.contrib.auth.backends.ModelBackend",
+    "accounts.backends.PeopleOnlyBackend",
 ]
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -197,6 +203,16 @@ STORAGES = {
 
 # --- Game economy ---------------------------------------------------------------------
 HOUSE_FEE_PERCENT = env_decimal_percent("HOUSE_FEE_PERCENT", "0")
+
+# --- Moderation -------------------------------------------------------------------------
+# A player may dispute a round this many days after it ended.
+MODERATION_DISPUTE_WINDOW_DAYS = env_int(
+    "MODERATION_DISPUTE_WINDOW_DAYS", 7, minimum=1, maximum=365
+)
+# A moderator pays up to this many times the table's stake alone; above it an admin approves.
+MODERATION_COMPENSATION_LIMIT_STAKES = env_int(
+    "MODERATION_COMPENSATION_LIMIT_STAKES", 50, minimum=0, maximum=100_000
+)
 
 # --- Production security (checked by `manage.py check --deploy`) ----------------------
 if not DEBUG:

@@ -10,6 +10,7 @@ urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("accounts/", include("accounts.urls")),
     path("xu/", include("ledger.urls")),
+    path("moderation/", include("moderation.urls")),
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("", include("games.urls")),
     path("admin/", admin.site.urls),

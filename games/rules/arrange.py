@@ -30,7 +30,7 @@ from games.rules.errors import ArrangementError, CardError
 from games.rules.hands import CATEGORY_SHIFT, Category, eval3, evaluator5
 from games.rules.instant import ARRANGEMENT_KINDS, InstantWin, find_instant
 from games.rules.presets import Rules
-from games.rules.scoring import _BONUS_BY_CHI, PlayerInput, Status, settle
+from games.rules.scoring import BONUS_BY_CHI, PlayerInput, Status, settle
 
 Chi = tuple[Card, ...]
 Buckets = tuple[tuple[int, int], ...]
@@ -156,7 +156,7 @@ def packaged_table(preset: str) -> WinTable:
 def chi_bonus(rules: Rules, chi: int, category: Category) -> int:
     """Units paid for winning chi ``chi`` (0, 1, 2) with a hand of ``category`` (section 5)."""
     # Settlement's own table, so that pricing and paying can never disagree.
-    key = _BONUS_BY_CHI[chi].get(category)
+    key = BONUS_BY_CHI[chi].get(category)
     return rules.bonus[key] if key is not None else 1
 
 
@@ -554,7 +554,12 @@ def _instant_arrangement(hand: _Hand, rules: Rules) -> tuple[InstantWin, _Candid
     its tie-break come from ``instant.find_instant`` (which also prefers a stronger
     arrangement-free kind of the same hand, if enabled).
     """
-    if not any(rules.instant_payout(kind) > 0 for kind in ARRANGEMENT_KINDS):
+    # Only kinds enabled and stronger than the hand's arrangement-free kind (if any) can
+    # change anything; often there is none and the search is skipped.
+    free = find_instant(hand.cards, rules)
+    kinds = list(rules.instant)
+    stronger = kinds[: kinds.index(free.kind)] if free is not None else kinds
+    if not any(k in ARRANGEMENT_KINDS and rules.instant_payout(k) > 0 for k in stronger):
         return None
     v5, v3 = hand.v5, hand.v3
     flushes, straights = [], []
@@ -644,15 +649,19 @@ def best_in_hindsight(
     # Exact units per chi value against the opponents whose chi are compared with mine.
     seats = [_Opponent(p, rules) for p in opponents]
     chi_seats = [s for s in seats if s.instant is None]
-    scoop_gain = max(rules.scoop_one, rules.scoop_all) - 1
+    multiplier = max(rules.scoop_one, rules.scoop_all)
 
-    def priced(chi: int, value: int) -> tuple[float, float]:
-        total = gains = 0.0
-        for seat in chi_seats:
-            units = seat.units(rules, chi, value)
-            total += units
-            gains += max(units, 0)
-        return total, total + gains * scoop_gain
+    def priced(chi: int, value: int) -> tuple[float, float, tuple[int, ...]]:
+        units = tuple(seat.units(rules, chi, value) for seat in chi_seats)
+        total = sum(units)
+        return total, total + sum(u for u in units if u > 0) * (multiplier - 1), units
+
+    def tight(u1: tuple[int, ...], u2: tuple[int, ...], u3: tuple[int, ...]) -> float:
+        """Upper bound per opponent: only an opponent who loses all 3 chi pays a multiple."""
+        bound = 0
+        for x, y, z in zip(u1, u2, u3, strict=True):
+            bound += (x + y + z) * (multiplier if x > 0 and y > 0 and z > 0 else 1)
+        return bound
 
     best: tuple[float, Suggestion] | None = None
     shown = _instant_arrangement(hand, rules)
@@ -664,18 +673,19 @@ def best_in_hindsight(
         found = exact(a, b, c)
         return found[1] if best is None or found[0] > best[0] else best[1]
 
-    memo: list[dict[int, tuple[float, float]]] = [{}, {}, {}]
+    memo: list[dict[int, tuple[float, float, tuple[int, ...]]]] = [{}, {}, {}]
 
-    def price(chi: int, value: int) -> tuple[float, float]:
+    def price(chi: int, value: int) -> tuple[float, float, tuple[int, ...]]:
         p = memo[chi].get(value)
         if p is None:
             p = memo[chi][value] = priced(chi, value)
         return p
 
-    candidates: list[tuple[float, float, int, int, int]] = []
+    # Bound every legal arrangement loosely (separable, so cheap), settle in bound order.
+    candidates: list[tuple[float, int, int, int]] = []
     for a, _ in _FIVES:
         va = hand.v5[a]
-        lin1, top1 = price(0, va)
+        top1 = price(0, va)[1]
         for b, c in _splits(_FULL ^ a):
             vb = hand.v5[b]
             if vb > va:
@@ -683,18 +693,20 @@ def best_in_hindsight(
             vc = hand.v3[c]
             if vc > vb:
                 continue
-            lin2, top2 = price(1, vb)
-            lin3, top3 = price(2, vc)
-            candidates.append((top1 + top2 + top3, lin1 + lin2 + lin3, a, b, c))
+            candidates.append((top1 + price(1, vb)[1] + price(2, vc)[1], a, b, c))
     candidates.sort(reverse=True)
     seen: set[tuple[int, int, int]] = set()
-    for bound, _, a, b, c in candidates:
+    for bound, a, b, c in candidates:
         if best is not None and bound <= best[0]:
             break
         values = (hand.v5[a], hand.v5[b], hand.v3[c])
         if values in seen:
             continue  # same strengths, same settlement
         seen.add(values)
+        if best is not None:
+            units = (price(0, values[0])[2], price(1, values[1])[2], price(2, values[2])[2])
+            if tight(*units) <= best[0]:
+                continue
         found = exact(a, b, c)
         if best is None or found[0] > best[0]:
             best = found

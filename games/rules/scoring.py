@@ -35,8 +35,9 @@ class Status(str, Enum):
     """Left the table after the deal; see ``left_after_chi``."""
 
 
-# Bonus key of a chi won with a hand of a category, by chi index (section 5 step 2).
-_BONUS_BY_CHI: tuple[dict[Category, str], ...] = (
+# Bonus key of a chi won with a hand of a category, by chi index (section 5 step 2);
+# auto-arrange prices chi with this same table.
+BONUS_BY_CHI: tuple[dict[Category, str], ...] = (
     {
         Category.FOUR_OF_A_KIND: "quads_chi1",
         Category.FOUR_ACES: "quads_chi1",
@@ -387,7 +388,7 @@ def _chi_results(rules: Rules, a: _Seat, b: _Seat) -> tuple[ChiResult, ChiResult
                 continue
             winner, sign, reason = (a, 1, "compare") if va > vb else (b, -1, "compare")
         assert winner.hands is not None
-        bonus = _BONUS_BY_CHI[i].get(winner.hands[i].category)
+        bonus = BONUS_BY_CHI[i].get(winner.hands[i].category)
         amount = rules.bonus[bonus] if bonus is not None else 1
         results.append(ChiResult(winner.player.id, sign * amount, bonus, reason))
     return results[0], results[1], results[2]

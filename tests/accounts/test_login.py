@@ -40,3 +40,12 @@ def test_throttling_one_username_leaves_others_free(client, make_user, password,
         client.post(reverse("accounts:login"), {"username": "an", "password": "wrong"})
     response = client.post(reverse("accounts:login"), {"username": "binh", "password": password})
     assert response.status_code == 302
+
+
+def test_a_bot_account_cannot_log_in_even_with_a_password_set(client, make_user, password):
+    bot = make_user("bot-x")
+    bot.is_bot = True
+    bot.save(update_fields=["is_bot"])
+    response = client.post(reverse("accounts:login"), {"username": "bot-x", "password": password})
+    assert response.status_code == 200
+    assert not client.get(reverse("home")).context["user"].is_authenticated

@@ -261,3 +261,13 @@ def test_the_next_round_is_dealt_after_the_summary_with_the_players_still_seated
     nxt = services.start_round_when_due(table.pk)
     assert nxt is not None
     assert nxt.number == 2
+
+
+def test_the_round_log_records_disconnects_reconnects_and_joins(players, table):
+    round_ = _deal(players, table, 2)
+    services.connected(players[1], table.pk)
+    services.disconnected(players[1], table.pk)
+    services.connected(players[1], table.pk)
+    services.sit(players[2], table.pk)
+    kinds = list(round_.events.values_list("kind", flat=True))
+    assert kinds[-4:] == ["reconnect", "disconnect", "reconnect", "join"]

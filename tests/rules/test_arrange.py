@@ -204,6 +204,14 @@ def test_six_pairs_mark_every_suggestion_and_are_priced_as_the_payout() -> None:
         assert_legal(hand, s, "portal")
 
 
+def test_thirteen_spades_are_a_dragon_flush_on_every_suggestion() -> None:
+    # Three flushes are there too, but the stronger arrangement-free kind is what is paid.
+    hand = cards("2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS AS")
+    suggestions = suggest(hand, PORTAL)
+    assert [s.instant for s in suggestions] == ["dragon_flush"] * len(suggestions)
+    assert suggestions[0].ev == 3 * PORTAL.instant["dragon_flush"]
+
+
 def test_a_dragon_is_still_arranged_legally() -> None:
     hand = cards("2S 3C 4D 5H 6S 7C 8D 9H TS JC QD KH AS")
     for s in suggest(hand, PORTAL):
@@ -301,3 +309,21 @@ def test_best_in_hindsight_finds_the_one_arrangement_that_beats_a_known_opponent
     assert sorted(hindsight.chi[2]) == sorted(cards("QC QD QH"))
     assert hindsight.win == (0.0, 0.0, 1.0)
     assert hindsight.ev == -1 - 2 + 3
+
+
+def test_best_in_hindsight_matches_settling_every_legal_arrangement() -> None:
+    mine, theirs, *_ = _deal(11)
+    opponent = PlayerInput("b", tuple(theirs), suggest(theirs, PORTAL, n=0)[0].chi)
+    best = float("-inf")
+    seen = set()
+    for chi1 in combinations(mine, 5):
+        rest = [c for c in mine if c not in chi1]
+        for chi2 in combinations(rest, 5):
+            chi3 = tuple(c for c in rest if c not in chi2)
+            values = (eval5(chi1, "portal"), eval5(chi2, "portal"), eval3(chi3))
+            if not values[0] >= values[1] >= values[2] or values in seen:
+                continue
+            seen.add(values)
+            me = PlayerInput("a", tuple(mine), (chi1, chi2, chi3))
+            best = max(best, _units(PORTAL, me, [opponent]))
+    assert best_in_hindsight(mine, [opponent], PORTAL).ev == best

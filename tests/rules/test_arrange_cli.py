@@ -33,7 +33,8 @@ def assert_answers(result: Any, hand: list[str], preset: str = "portal") -> None
         assert set(a) == {"chi", "win", "ev", "instant"}
         assert sorted(c for chi in a["chi"] for c in chi) == sorted(hand)
         assert [len(chi) for chi in a["chi"]] == [5, 5, 3]
-        assert not is_foul(*(parse_cards(chi) for chi in a["chi"]), preset)
+        chi1, chi2, chi3 = (parse_cards(chi) for chi in a["chi"])
+        assert not is_foul(chi1, chi2, chi3, preset)
         assert all(0 <= p <= 1 for p in a["win"])
         assert isinstance(a["ev"], float)
 

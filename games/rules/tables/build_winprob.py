@@ -1,6 +1,6 @@
 """Build ``winprob.json``, the opponents' chi-strength table used by auto-arrange.
 
-Run from the repository root (about three minutes on two cores)::
+Run from the repository root (about 8 CPU-minutes: 5 minutes on two idle cores)::
 
     python -m games.rules.tables.build_winprob [--workers 2]
 

@@ -1,0 +1,28 @@
+"""A throw-away PostgreSQL database for a benchmark run."""
+
+from __future__ import annotations
+
+from urllib.parse import urlparse
+
+
+def database_url(server_url: str, name: str) -> str:
+    """``server_url`` with its database name replaced by ``name``."""
+    return urlparse(server_url)._replace(path=f"/{name}").geturl()
+
+
+def recreate(server_url: str, name: str, *, drop_only: bool = False) -> None:
+    """Drop database ``name`` (closing its sessions) and, unless ``drop_only``, create it anew."""
+    import psycopg
+
+    parsed = urlparse(server_url)
+    with psycopg.connect(
+        host=parsed.hostname,
+        port=parsed.port or 5432,
+        user=parsed.username,
+        password=parsed.password,
+        dbname="postgres",
+        autocommit=True,
+    ) as conn:
+        conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        if not drop_only:
+            conn.execute(f"CREATE DATABASE {name}")

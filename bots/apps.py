@@ -1,0 +1,12 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class BotsConfig(AppConfig):
+    name = "bots"
+    verbose_name = _("Bots")
+
+    def ready(self) -> None:
+        from bots import receivers
+
+        receivers.connect()

@@ -1,0 +1,67 @@
+"""The bots listen to the tables (games.signals, sent after commit) and enqueue tasks.
+
+Receivers only read and enqueue: every change happens in a task, through a service.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bots import selectors, services, tasks
+from games.models import Round, Table
+from games.selectors import active_round
+from games.signals import round_dealt, round_settled, seat_changed, seat_wanted
+
+
+def connect() -> None:
+    seat_changed.connect(on_seat_changed, dispatch_uid="bots.seat_changed")
+    round_dealt.connect(on_round_dealt, dispatch_uid="bots.round_dealt")
+    round_settled.connect(on_round_settled, dispatch_uid="bots.round_settled")
+    seat_wanted.connect(on_seat_wanted, dispatch_uid="bots.seat_wanted")
+
+
+def on_seat_changed(sender: Any, table_id: int, **kwargs: Any) -> None:
+    table = Table.objects.filter(pk=table_id).first()
+    if table is None or active_round(table) is not None:
+        return  # bots come and go between rounds; round_settled looks again
+    if (
+        selectors.seated_bots(table).exists()
+        and not selectors.seated_people(table).exists()
+        and not selectors.is_bot_only(table)
+    ):
+        tasks.tidy_table.delay(table.pk)  # the last person left: the bots go too
+    _schedule_fill(table)
+
+
+def on_round_settled(sender: Any, table_id: int, round_id: int, **kwargs: Any) -> None:
+    table = Table.objects.filter(pk=table_id).first()
+    if table is None:
+        return
+    if selectors.seated_bots(table).exists():
+        tasks.tidy_table.delay(table.pk)  # leave, make room, or top up for the next deal
+    _schedule_fill(table)
+
+
+def _schedule_fill(table: Table) -> None:
+    """Bots come for the free seats once the people here have waited undisturbed."""
+    if not table.allow_bots or not table.is_open or table.seat_set.count() >= table.seats:
+        return
+    if selectors.seated_people(table).exists() or selectors.is_bot_only(table):
+        tasks.fill_table.apply_async(
+            (table.pk, selectors.seated_user_ids(table)), countdown=table.bot_wait_seconds
+        )
+
+
+def on_round_dealt(sender: Any, table_id: int, round_id: int, **kwargs: Any) -> None:
+    round_ = Round.objects.filter(pk=round_id).first()
+    if round_ is None:
+        return
+    rules = round_.rules
+    for bot_user_id in selectors.bots_in_round(round_id):
+        tasks.play_turn.apply_async(
+            (round_id, bot_user_id, round_.phase), countdown=services.think_seconds(rules)
+        )
+
+
+def on_seat_wanted(sender: Any, table_id: int, **kwargs: Any) -> None:
+    services.note_seat_wanted(table_id)  # a note in the cache only: see games.signals

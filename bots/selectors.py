@@ -1,0 +1,121 @@
+"""What a bot may read. A bot's turn sees its own 13 cards and the public table facts,
+never another player's cards: ``bot_hand`` is the only read the turn makes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet
+
+from accounts.models import User
+from bots.models import Bot, BotOnlyTable, Difficulty
+from games.models import PlayerStatus, Round, RoundPlayer, RoundState, Seat, Table
+from games.rules import Rules
+from games.selectors import LIVE_STATES
+
+
+@dataclass(frozen=True)
+class BotHand:
+    """One bot's view of a round it must arrange: its own cards and the public rules."""
+
+    round_id: int
+    cards: tuple[str, ...]
+    rules: Rules
+    opponents: int
+    dealt_version: int
+    difficulty: str
+
+
+def bot_hand(round_id: int, bot_user_id: int, expected_phase: int) -> BotHand | None:
+    """The bot's hand if it still has to arrange in this phase of the round, else None."""
+    player = (
+        RoundPlayer.objects.filter(
+            round_id=round_id,
+            user_id=bot_user_id,
+            user__is_bot=True,
+            status=PlayerStatus.PLAYING,
+            submitted_at__isnull=True,
+            round__state=RoundState.ARRANGING,
+            round__phase=expected_phase,
+        )
+        .select_related("round", "user__bot_profile")
+        .first()
+    )
+    if player is None:
+        return None
+    round_: Round = player.round
+    return BotHand(
+        round_id=round_.pk,
+        cards=tuple(player.cards),
+        rules=round_.rules,
+        opponents=round_.players.count() - 1,
+        dealt_version=round_.dealt_version,
+        difficulty=getattr(
+            getattr(player.user, "bot_profile", None), "difficulty", Difficulty.NORMAL
+        ),
+    )
+
+
+def late_bot_turns(dealt_before: datetime) -> list[tuple[int, int, int]]:
+    """(round, bot, phase) of bots still to arrange in rounds dealt before ``dealt_before``."""
+    return list(
+        RoundPlayer.objects.filter(
+            user__is_bot=True,
+            status=PlayerStatus.PLAYING,
+            submitted_at__isnull=True,
+            round__state=RoundState.ARRANGING,
+            round__dealt_at__lt=dealt_before,
+        ).values_list("round_id", "user_id", "round__phase")
+    )
+
+
+def seated_bots(table: Table) -> QuerySet[Seat]:
+    return table.seat_set.filter(user__is_bot=True).select_related("user")
+
+
+def seated_people(table: Table) -> QuerySet[Seat]:
+    return table.seat_set.filter(user__is_bot=False)
+
+
+def seated_user_ids(table: Table) -> list[int]:
+    """Who sits at the table now: the state a delayed bot arrival expects to find."""
+    return sorted(table.seat_set.values_list("user_id", flat=True))
+
+
+def is_bot_only(table: Table) -> bool:
+    return BotOnlyTable.objects.filter(table=table).exists()
+
+
+def free_bots() -> QuerySet[Bot]:
+    """Bots not seated anywhere, oldest first."""
+    return Bot.objects.filter(user__seat__isnull=True).order_by("pk")
+
+
+def bots_in_round(round_id: int) -> list[int]:
+    return list(
+        RoundPlayer.objects.filter(round_id=round_id, user__is_bot=True).values_list(
+            "user_id", flat=True
+        )
+    )
+
+
+def quick_play_tables(user: User, balance: int) -> QuerySet[Table]:
+    """Open bot tables this user can afford where they can sit now, those with people first.
+
+    A full table counts when a bot there is not playing a round: it gives up its seat
+    (``games.services.sit``). Bot-only tables are for bots.
+    """
+    playing = Round.objects.filter(table=OuterRef("pk"), state__in=LIVE_STATES)
+    return (
+        Table.objects.filter(is_open=True, allow_bots=True, min_balance__lte=balance)
+        .exclude(bot_only__isnull=False)
+        .annotate(
+            taken=Count("seat_set"),
+            people=Count("seat_set", filter=Q(seat_set__user__is_bot=False)),
+            bots=Count("seat_set", filter=Q(seat_set__user__is_bot=True)),
+            playing=Exists(playing),
+        )
+        .filter(Q(taken__lt=F("seats")) | Q(bots__gt=0, playing=False))
+        .order_by("-people", "-bots", "stake", "pk")
+    )

@@ -1,0 +1,94 @@
+"""Moderation in the Django admin: everything visible, nothing editable here.
+
+Cases, compensations and sanctions change only through the moderation pages (services
+with their audit rows); the audit log cannot be changed by anyone.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin
+from django.http import HttpRequest
+
+from moderation.models import (
+    Compensation,
+    Dispute,
+    ModeratorLimit,
+    Notification,
+    Resettlement,
+    SeatIP,
+    StaffAction,
+    UserIP,
+)
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(StaffAction)
+class StaffActionAdmin(ReadOnlyAdmin):
+    list_display = ("created_at", "actor", "action", "target_type", "target_id", "reason")
+    list_filter = ("action", "created_at")
+    search_fields = ("actor__username", "target_repr", "reason")
+    date_hierarchy = "created_at"
+
+
+@admin.register(Dispute)
+class DisputeAdmin(ReadOnlyAdmin):
+    list_display = (
+        "pk",
+        "kind",
+        "category",
+        "status",
+        "outcome",
+        "filed_by",
+        "moderator",
+        "created_at",
+    )
+    list_filter = ("kind", "status", "category", "outcome")
+    search_fields = ("filed_by__username", "reported_user__username", "text")
+
+
+@admin.register(Compensation)
+class CompensationAdmin(ReadOnlyAdmin):
+    list_display = ("pk", "dispute", "recipient", "amount", "status", "requested_by", "decided_by")
+    list_filter = ("status",)
+
+
+@admin.register(Resettlement)
+class ResettlementAdmin(ReadOnlyAdmin):
+    list_display = ("pk", "round", "actor", "reason", "created_at")
+
+
+@admin.register(Notification)
+class NotificationAdmin(ReadOnlyAdmin):
+    list_display = ("pk", "user", "kind", "dispute", "read_at", "created_at")
+    list_filter = ("kind",)
+
+
+@admin.register(SeatIP)
+class SeatIPAdmin(ReadOnlyAdmin):
+    list_display = ("user", "table", "ip", "first_seen", "last_seen")
+    search_fields = ("ip", "user__username")
+
+
+@admin.register(UserIP)
+class UserIPAdmin(ReadOnlyAdmin):
+    list_display = ("user", "ip", "seen_at")
+    search_fields = ("ip", "user__username")
+
+
+@admin.register(ModeratorLimit)
+class ModeratorLimitAdmin(ReadOnlyAdmin):
+    """Set on the moderation user page, where the change is audited with its reason."""
+
+    list_display = ("moderator", "stakes")

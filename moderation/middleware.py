@@ -1,0 +1,31 @@
+"""Remember each logged-in user's address (a collusion signal), writing only when it changes."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.http import HttpRequest, HttpResponse
+
+from moderation import services
+
+SESSION_KEY = "moderation_ip"
+
+
+class RecordAddressMiddleware:
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        user = getattr(request, "user", None)
+        # REMOTE_ADDR is the peer daphne saw; behind a proxy, daphne's --proxy-headers
+        # puts the client's address there.
+        ip = request.META.get("REMOTE_ADDR")
+        if (
+            user is not None
+            and user.is_authenticated
+            and ip
+            and request.session.get(SESSION_KEY) != ip
+        ):
+            services.record_user_ip(user, ip)
+            request.session[SESSION_KEY] = ip
+        return self.get_response(request)

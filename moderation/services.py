@@ -1,0 +1,629 @@
+"""Every write of the moderation app: one transaction each, with its staff audit row.
+
+Remedies never edit history: a wrong result is corrected by new ledger transfers
+(`ledger.services.compensate`, `ledger.services.resettle_round`) and every staff action
+is a new, append-only `StaffAction` row.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from accounts import services as account_services
+from accounts.errors import AccountError
+from accounts.models import User
+from games.models import Round, RoundPlayer, RoundState, Seat, Table
+from games.selectors import settle_round_result
+from ledger import services as ledger
+from ledger.errors import LedgerError
+from moderation.errors import Forbidden, ModerationError, NotFound
+from moderation.models import (
+    ActionKind,
+    CaseKind,
+    Category,
+    Compensation,
+    CompensationStatus,
+    Dispute,
+    ModeratorLimit,
+    Notification,
+    NotificationKind,
+    Outcome,
+    Resettlement,
+    SeatIP,
+    StaffAction,
+    Status,
+    UserIP,
+)
+from moderation.roles import can_moderate, is_admin
+
+MAX_TEXT = 2000
+
+
+# --- The audit log and notifications ----------------------------------------------------
+
+
+def _audit(
+    actor: User,
+    action: str,
+    target: Any,
+    *,
+    reason: str = "",
+    before: dict[str, Any] | None = None,
+    after: dict[str, Any] | None = None,
+    dispute: Dispute | None = None,
+) -> StaffAction:
+    return StaffAction.objects.create(
+        actor=actor,
+        action=action,
+        target_type=target._meta.label_lower,
+        target_id=str(target.pk),
+        target_repr=str(target)[:200],
+        reason=reason,
+        before=before or {},
+        after=after or {},
+        dispute=dispute,
+    )
+
+
+def _notify(user_id: int, kind: str, *, dispute: Dispute | None = None, **params: Any) -> None:
+    Notification.objects.create(user_id=user_id, kind=kind, dispute=dispute, params=params)
+
+
+def _require_moderator(user: User) -> None:
+    if not can_moderate(user):
+        raise Forbidden()
+
+
+def _require_reason(reason: str) -> str:
+    reason = (reason or "").strip()
+    if not reason:
+        raise ModerationError(_("A reason is required."), code="reason_required")
+    return reason
+
+
+def _lock_dispute(dispute_id: Any) -> Dispute:
+    # Two moderators acting on one case at once (claiming, paying, resolving) are
+    # serialised here: the second sees what the first did.
+    try:
+        return Dispute.objects.select_for_update().get(pk=int(dispute_id))
+    except (Dispute.DoesNotExist, ValueError, TypeError):
+        raise NotFound() from None
+
+
+def _state(dispute: Dispute) -> dict[str, Any]:
+    return {
+        "status": dispute.status,
+        "moderator": dispute.moderator_id,
+        "outcome": dispute.outcome,
+        "resolution": dispute.resolution,
+    }
+
+
+# --- Players: disputes, reports, notifications -----------------------------------------
+
+
+def dispute_window() -> timedelta:
+    return timedelta(days=settings.MODERATION_DISPUTE_WINDOW_DAYS)
+
+
+@transaction.atomic
+def file_dispute(
+    user: User, round_id: Any, *, category: str, text: str, now: datetime | None = None
+) -> Dispute:
+    """A participant disputes a finished round, within the window, once while it is open."""
+    now = now or timezone.now()
+    try:
+        round_ = Round.objects.get(pk=int(round_id))
+    except (Round.DoesNotExist, ValueError, TypeError):
+        raise NotFound() from None
+    if not RoundPlayer.objects.filter(round=round_, user=user).exists():
+        raise NotFound(_("You did not play in this round."), code="not_in_round")
+    if not round_.is_finished:
+        raise ModerationError(
+            _("A round can be disputed once it is over."), code="round_not_finished"
+        )
+    if category not in Category.values:
+        raise ModerationError(_("Choose a category."), code="bad_category")
+    if len(text) > MAX_TEXT:
+        raise ModerationError(_("Please keep it under 2000 characters."), code="text_too_long")
+    ended = round_.settled_at or round_.dealt_at
+    if now - ended > dispute_window():
+        raise ModerationError(
+            _("Rounds can be disputed for %(days)s days after they end."),
+            code="window_closed",
+            days=settings.MODERATION_DISPUTE_WINDOW_DAYS,
+        )
+    if (
+        Dispute.objects.filter(kind=CaseKind.DISPUTE, filed_by=user, round=round_)
+        .exclude(status=Status.RESOLVED)
+        .exists()
+    ):
+        raise ModerationError(
+            _("You already have an open dispute for this round."), code="already_open"
+        )
+    try:
+        # A savepoint: a double submit loses the race on the unique constraint.
+        with transaction.atomic():
+            dispute = Dispute.objects.create(
+                kind=CaseKind.DISPUTE,
+                filed_by=user,
+                round=round_,
+                table_id=round_.table_id,
+                category=category,
+                text=text.strip(),
+            )
+    except IntegrityError:
+        raise ModerationError(
+            _("You already have an open dispute for this round."), code="already_open"
+        ) from None
+    _notify(user.pk, NotificationKind.CASE_FILED, dispute=dispute)
+    return dispute
+
+
+@transaction.atomic
+def report_player(
+    reporter: User,
+    reported_id: Any,
+    *,
+    category: str,
+    text: str,
+    round_id: Any = None,
+    table_id: Any = None,
+) -> Dispute:
+    """Report another player, from a table or a round the reporter played."""
+    reported = User.objects.filter(pk=_as_id(reported_id)).first()
+    if reported is None:
+        raise NotFound()
+    if reported.pk == reporter.pk:
+        raise ModerationError(_("You cannot report yourself."), code="self_report")
+    if category not in Category.values:
+        raise ModerationError(_("Choose a category."), code="bad_category")
+    if not text.strip():
+        raise ModerationError(_("Tell us what happened."), code="text_required")
+    if len(text) > MAX_TEXT:
+        raise ModerationError(_("Please keep it under 2000 characters."), code="text_too_long")
+    round_: Round | None = None
+    table: Table | None = None
+    if round_id not in (None, ""):
+        round_ = Round.objects.filter(pk=_as_id(round_id)).first()
+        played = RoundPlayer.objects.filter(round=round_, user__in=[reporter, reported])
+        if round_ is None or played.count() != 2:
+            raise NotFound(_("You can only report a player of a round you played."))
+        table = round_.table
+    elif table_id not in (None, ""):
+        table = Table.objects.filter(pk=_as_id(table_id)).first()
+        if table is None or not Seat.objects.filter(table=table, user=reporter).exists():
+            raise NotFound(_("You can only report a player at a table where you sit."))
+    dispute = Dispute.objects.create(
+        kind=CaseKind.REPORT,
+        filed_by=reporter,
+        reported_user=reported,
+        round=round_,
+        table=table,
+        category=category,
+        text=text.strip(),
+    )
+    _notify(reporter.pk, NotificationKind.CASE_FILED, dispute=dispute)
+    return dispute
+
+
+def _int_or_none(value: Any) -> int | None:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return None
+
+
+def _as_id(value: Any) -> int:
+    """A primary key from user input; 0 (no row) when it is not a number."""
+    return _int_or_none(value) or 0
+
+
+def mark_notifications_read(user: User) -> int:
+    return Notification.objects.filter(user=user, read_at__isnull=True).update(
+        read_at=timezone.now()
+    )
+
+
+# --- Moderators: claim and resolve -------------------------------------------------------
+
+
+@transaction.atomic
+def claim(moderator: User, dispute_id: Any) -> Dispute:
+    _require_moderator(moderator)
+    dispute = _lock_dispute(dispute_id)
+    if dispute.status == Status.IN_REVIEW and dispute.moderator_id == moderator.pk:
+        return dispute  # a double click claims once
+    if dispute.status != Status.OPEN:
+        raise ModerationError(
+            _("This case was already claimed by another moderator."), code="already_claimed"
+        )
+    before = _state(dispute)
+    dispute.status = Status.IN_REVIEW
+    dispute.moderator = moderator
+    dispute.claimed_at = timezone.now()
+    dispute.save(update_fields=["status", "moderator", "claimed_at"])
+    _audit(
+        moderator, ActionKind.CLAIM, dispute, before=before, after=_state(dispute), dispute=dispute
+    )
+    _notify(dispute.filed_by_id, NotificationKind.CASE_CLAIMED, dispute=dispute)
+    return dispute
+
+
+def _require_handler(moderator: User, dispute: Dispute) -> None:
+    if dispute.status != Status.IN_REVIEW:
+        raise ModerationError(_("Claim the case first."), code="not_in_review")
+    if dispute.moderator_id != moderator.pk and not is_admin(moderator):
+        raise Forbidden(_("Another moderator is handling this case."), code="not_yours")
+
+
+@transaction.atomic
+def resolve(moderator: User, dispute_id: Any, *, outcome: str, resolution: str) -> Dispute:
+    """Close a case as upheld or rejected with a text the player sees."""
+    _require_moderator(moderator)
+    resolution = _require_reason(resolution)
+    if outcome not in Outcome.values:
+        raise ModerationError(_("Choose upheld or rejected."), code="bad_outcome")
+    dispute = _lock_dispute(dispute_id)
+    _require_handler(moderator, dispute)
+    before = _state(dispute)
+    dispute.status = Status.RESOLVED
+    dispute.outcome = outcome
+    dispute.resolution = resolution
+    dispute.resolved_at = timezone.now()
+    dispute.save(update_fields=["status", "outcome", "resolution", "resolved_at"])
+    _audit(
+        moderator,
+        ActionKind.RESOLVE,
+        dispute,
+        reason=resolution,
+        before=before,
+        after=_state(dispute),
+        dispute=dispute,
+    )
+    _notify(
+        dispute.filed_by_id,
+        NotificationKind.CASE_RESOLVED,
+        dispute=dispute,
+        outcome=outcome,
+        resolution=resolution,
+    )
+    return dispute
+
+
+def record_replay_view(moderator: User, round_: Round) -> StaffAction:
+    """Seeing every player's cards is a staff action too; admins can see who looked."""
+    _require_moderator(moderator)
+    return _audit(moderator, ActionKind.VIEW_REPLAY, round_)
+
+
+# --- Remedies: compensation (four eyes above the limit), re-settlement ------------------
+
+
+def limit_stakes(moderator: User) -> int:
+    """The moderator's own limit in stakes, or the site's default."""
+    own = ModeratorLimit.objects.filter(moderator=moderator).values_list("stakes", flat=True)
+    found = own.first()
+    return int(settings.MODERATION_COMPENSATION_LIMIT_STAKES if found is None else found)
+
+
+def compensation_limit(dispute: Dispute, moderator: User) -> int:
+    """What this moderator may pay alone for this case: their limit × the table's stake."""
+    stake = dispute.round.stake if dispute.round else dispute.table.stake if dispute.table else 0
+    return limit_stakes(moderator) * int(stake)
+
+
+@transaction.atomic
+def set_compensation_limit(admin: User, moderator_id: Any, *, stakes: Any, reason: str) -> User:
+    """An admin sets one moderator's limit (in stakes of the table)."""
+    if not is_admin(admin):
+        raise Forbidden()
+    reason = _require_reason(reason)
+    stakes = _int_or_none(stakes)
+    if stakes is None or not 0 <= stakes <= 100_000:
+        raise ModerationError(_("The limit is 0 to 100000 stakes."), code="bad_limit")
+    moderator = User.objects.filter(pk=_as_id(moderator_id)).first()
+    if moderator is None or not can_moderate(moderator):
+        raise NotFound()
+    before = {"stakes": limit_stakes(moderator)}
+    ModeratorLimit.objects.update_or_create(moderator=moderator, defaults={"stakes": stakes})
+    _audit(
+        admin,
+        ActionKind.SET_LIMIT,
+        moderator,
+        reason=reason,
+        before=before,
+        after={"stakes": stakes},
+    )
+    return moderator
+
+
+def _pay(compensation: Compensation, actor: User) -> None:
+    transfer = ledger.compensate(
+        compensation.recipient,
+        compensation.amount,
+        reason=compensation.reason,
+        actor=actor,
+        dispute_id=compensation.dispute_id,
+        key=f"compensation:case:{compensation.dispute_id}:{compensation.pk}",
+    )
+    compensation.transfer = transfer
+    compensation.status = CompensationStatus.PAID
+
+
+@transaction.atomic
+def compensate(moderator: User, dispute_id: Any, *, amount: Any, reason: str) -> Compensation:
+    """Pay the player from the house for this case, or ask an admin above the limit."""
+    _require_moderator(moderator)
+    reason = _require_reason(reason)
+    amount = _int_or_none(amount)
+    if amount is None or amount <= 0:
+        raise ModerationError(
+            _("The amount must be a whole number of xu above zero."), code="bad_amount"
+        )
+    dispute = _lock_dispute(dispute_id)
+    _require_handler(moderator, dispute)
+    if dispute.compensations.exclude(status=CompensationStatus.REJECTED).exists():
+        raise ModerationError(
+            _("This case already has a compensation paid or waiting for approval."),
+            code="already_compensated",
+        )
+    limit = compensation_limit(dispute, moderator)
+    compensation = Compensation.objects.create(
+        dispute=dispute,
+        recipient_id=dispute.filed_by_id,
+        amount=amount,
+        reason=reason,
+        requested_by=moderator,
+        status=CompensationStatus.PENDING,
+    )
+    if amount > limit:
+        _audit(
+            moderator,
+            ActionKind.REQUEST_COMPENSATION,
+            compensation,
+            reason=reason,
+            after={"amount": amount, "limit": limit, "status": compensation.status},
+            dispute=dispute,
+        )
+        return compensation
+    try:
+        _pay(compensation, moderator)
+    except LedgerError as exc:
+        raise ModerationError(exc.message, code=exc.code) from exc
+    compensation.save(update_fields=["transfer", "status"])
+    _audit(
+        moderator,
+        ActionKind.COMPENSATE,
+        compensation,
+        reason=reason,
+        after={"amount": amount, "limit": limit, "transfer": compensation.transfer_id},
+        dispute=dispute,
+    )
+    _notify(dispute.filed_by_id, NotificationKind.COMPENSATED, dispute=dispute, amount=amount)
+    return compensation
+
+
+def _lock_compensation(compensation_id: Any) -> Compensation:
+    # Two admins approving one request at once must not both pay: the second sees it decided.
+    try:
+        return Compensation.objects.select_for_update().get(pk=int(compensation_id))
+    except (Compensation.DoesNotExist, ValueError, TypeError):
+        raise NotFound() from None
+
+
+def _decidable(admin: User, compensation: Compensation) -> None:
+    if not is_admin(admin):
+        raise Forbidden(_("Only an admin can approve a compensation above the limit."))
+    if compensation.status != CompensationStatus.PENDING:
+        raise ModerationError(_("This request was already decided."), code="already_decided")
+    if compensation.requested_by_id == admin.pk:
+        raise Forbidden(
+            _("Four eyes: someone else must approve your own request."), code="four_eyes"
+        )
+
+
+@transaction.atomic
+def approve_compensation(admin: User, compensation_id: Any, *, reason: str = "") -> Compensation:
+    compensation = _lock_compensation(compensation_id)
+    _decidable(admin, compensation)
+    try:
+        _pay(compensation, admin)
+    except LedgerError as exc:
+        raise ModerationError(exc.message, code=exc.code) from exc
+    compensation.decided_by = admin
+    compensation.decided_at = timezone.now()
+    compensation.save(update_fields=["transfer", "status", "decided_by", "decided_at"])
+    _audit(
+        admin,
+        ActionKind.APPROVE_COMPENSATION,
+        compensation,
+        reason=reason.strip(),
+        before={"status": CompensationStatus.PENDING},
+        after={"status": compensation.status, "transfer": compensation.transfer_id},
+        dispute=compensation.dispute,
+    )
+    _notify(
+        compensation.recipient_id,
+        NotificationKind.COMPENSATED,
+        dispute=compensation.dispute,
+        amount=compensation.amount,
+    )
+    return compensation
+
+
+@transaction.atomic
+def reject_compensation(admin: User, compensation_id: Any, *, reason: str) -> Compensation:
+    reason = _require_reason(reason)
+    compensation = _lock_compensation(compensation_id)
+    _decidable(admin, compensation)
+    compensation.status = CompensationStatus.REJECTED
+    compensation.decided_by = admin
+    compensation.decided_at = timezone.now()
+    compensation.save(update_fields=["status", "decided_by", "decided_at"])
+    _audit(
+        admin,
+        ActionKind.REJECT_COMPENSATION,
+        compensation,
+        reason=reason,
+        before={"status": CompensationStatus.PENDING},
+        after={"status": compensation.status},
+        dispute=compensation.dispute,
+    )
+    return compensation
+
+
+def correct_deltas(round_: Round) -> dict[int, int]:
+    """{user id: xu} as the stored rules settle the round now."""
+    result = settle_round_result(round_)
+    return {p.user_id: result.settlement.player(str(p.position)).xu for p in result.players}
+
+
+@transaction.atomic
+def resettle(
+    moderator: User, round_id: Any, *, reason: str, dispute_id: Any = None
+) -> Resettlement | None:
+    """Pay a settled round again as its stored rules settle it. None: nothing was wrong.
+
+    Idempotent: once the wallets match the correct result there is nothing left to move.
+    """
+    _require_moderator(moderator)
+    reason = _require_reason(reason)
+    try:
+        # The round row lock keeps a concurrent re-settlement of this round out until we
+        # commit (the ledger also serialises on the escrow).
+        round_ = Round.objects.select_for_update().get(pk=int(round_id))
+    except (Round.DoesNotExist, ValueError, TypeError):
+        raise NotFound() from None
+    if round_.state != RoundState.SETTLED:
+        raise ModerationError(_("Only a settled round can be settled again."), code="not_settled")
+    dispute = None
+    if dispute_id not in (None, ""):
+        dispute = _lock_dispute(dispute_id)
+        _require_handler(moderator, dispute)
+    deltas = correct_deltas(round_)
+    paid, house = ledger.round_wallet_results(round_.pk)
+    try:
+        transfers = ledger.resettle_round(round_.pk, deltas, reason=reason, actor=moderator)
+    except LedgerError as exc:
+        raise ModerationError(exc.message, code=exc.code) from exc
+    if not transfers:
+        return None
+    after, house_after = ledger.round_wallet_results(round_.pk)
+    resettlement = Resettlement.objects.create(
+        round=round_,
+        dispute=dispute,
+        actor=moderator,
+        reason=reason,
+        paid={"wallets": _keyed(paid), "house": house},
+        corrected={"deltas": _keyed(deltas), "wallets": _keyed(after), "house": house_after},
+        transfer_ids=[t.pk for t in transfers],
+    )
+    _audit(
+        moderator,
+        ActionKind.RESETTLE,
+        round_,
+        reason=reason,
+        before=resettlement.paid,
+        after={**resettlement.corrected, "transfers": resettlement.transfer_ids},
+        dispute=dispute,
+    )
+    for user_id, net in after.items():
+        change = net - paid.get(user_id, 0)
+        if change:
+            _notify(
+                user_id, NotificationKind.RESETTLED, dispute=None, round=round_.pk, change=change
+            )
+    return resettlement
+
+
+def _keyed(values: dict[int, int]) -> dict[str, int]:
+    return {str(k): v for k, v in sorted(values.items())}
+
+
+# --- Sanctions ----------------------------------------------------------------------------
+
+
+def _suspension(user: User) -> dict[str, Any]:
+    until = user.suspended_until
+    return {"until": until.isoformat() if until else None, "reason": user.suspension_reason}
+
+
+def _target_user(moderator: User, user_id: Any) -> User:
+    user = User.objects.filter(pk=_as_id(user_id)).first()
+    if user is None:
+        raise NotFound()
+    if user.pk == moderator.pk:
+        raise Forbidden(_("You cannot sanction yourself."), code="self_sanction")
+    if is_admin(user) and not is_admin(moderator):
+        raise Forbidden(_("Only an admin can sanction an admin."), code="sanction_admin")
+    return user
+
+
+@transaction.atomic
+def suspend(moderator: User, user_id: Any, *, hours: Any, reason: str) -> User:
+    """Suspend for a number of hours; the reason is shown to the user."""
+    _require_moderator(moderator)
+    reason = _require_reason(reason)
+    hours = _int_or_none(hours)
+    if hours is None or not 1 <= hours <= 24 * 365:
+        raise ModerationError(_("A suspension lasts 1 hour to 1 year."), code="bad_duration")
+    user = _target_user(moderator, user_id)
+    before = _suspension(user)
+    try:
+        user = account_services.suspend_user(
+            user, until=timezone.now() + timedelta(hours=hours), reason=reason
+        )
+    except AccountError as exc:
+        raise ModerationError(exc.message, code=exc.code) from exc
+    _audit(
+        moderator, ActionKind.SUSPEND, user, reason=reason, before=before, after=_suspension(user)
+    )
+    until = timezone.localtime(user.suspended_until).strftime("%Y-%m-%d %H:%M")
+    _notify(user.pk, NotificationKind.SUSPENDED, until=until, reason=reason)
+    return user
+
+
+@transaction.atomic
+def lift_suspension(moderator: User, user_id: Any, *, reason: str) -> User:
+    _require_moderator(moderator)
+    reason = _require_reason(reason)
+    user = _target_user(moderator, user_id)
+    before = _suspension(user)
+    user = account_services.lift_suspension(user)
+    _audit(
+        moderator,
+        ActionKind.LIFT_SUSPENSION,
+        user,
+        reason=reason,
+        before=before,
+        after=_suspension(user),
+    )
+    _notify(user.pk, NotificationKind.SUSPENSION_LIFTED)
+    return user
+
+
+# --- Addresses (collusion signals) -------------------------------------------------------
+
+
+def record_user_ip(user: User, ip: str) -> None:
+    """Remember the address of the user's latest request (one row per user)."""
+    UserIP.objects.update_or_create(user=user, defaults={"ip": ip})
+
+
+def record_seat_ips(table_id: int) -> int:
+    """Note the latest known address of everyone seated at this table now."""
+    seated = Seat.objects.filter(table_id=table_id).values_list("user_id", flat=True)
+    count = 0
+    for row in UserIP.objects.filter(user_id__in=list(seated)):
+        _seat_ip, created = SeatIP.objects.update_or_create(
+            user_id=row.user_id, table_id=table_id, ip=row.ip
+        )
+        count += created
+    return count

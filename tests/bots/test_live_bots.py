@@ -1,0 +1,119 @@
+"""One person over a real websocket, bots on the real Celery worker: daphne, Celery with
+beat, PostgreSQL and Redis, as in production."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from django.contrib.auth.hashers import make_password
+from django.core.management import call_command
+
+from games.models import Round, RoundState
+from ledger import selectors as ledger_selectors
+from tests.games.arranging import naive_arrangement
+from tests.games.live import live_stack
+from tests.wsclient import Player, card_strings, login
+
+pytestmark = [
+    pytest.mark.postgres,
+    pytest.mark.redis,
+    pytest.mark.slow,
+    pytest.mark.django_db(transaction=True),
+]
+
+
+@pytest.fixture(scope="module")
+def stack(django_db_setup, django_db_blocker, tmp_path_factory):  # type: ignore[no-untyped-def]
+    with live_stack(tmp_path_factory.mktemp("stack"), servers=1) as running:
+        yield running
+
+
+@pytest.fixture
+def person(person, password):  # type: ignore[no-untyped-def]
+    """The server hashes with PBKDF2 (the tests' fast MD5 is in-process only)."""
+    person.password = make_password(password, hasher="pbkdf2_sha256")
+    person.save(update_fields=["password"])
+    return person
+
+
+def test_a_person_on_a_websocket_plays_a_round_with_bots_run_by_the_celery_worker(
+    stack, person, password, bot_table
+):
+    async def play():  # type: ignore[no-untyped-def]
+        base = stack.bases[0]
+        client = Player(
+            base, await asyncio.to_thread(login, base, person.username, password), bot_table.pk
+        )
+        await client.connect()
+        assert (await client.request(type="sit"))["type"] == "ok"
+        bots = [
+            await client.wait_for(
+                lambda m: m["type"] == "seat_taken" and m["seat"]["is_bot"], timeout=15
+            )
+            for _ in range(3)
+        ]
+        cards = await client.wait_for(lambda m: m["type"] == "cards", timeout=20)
+        reply = await client.request(
+            type="submit",
+            round=cards["round"],
+            chi=naive_arrangement(cards["cards"]),
+            version=client.version,
+        )
+        assert reply["type"] == "ok", reply
+        settled = await client.wait_for(lambda m: m["type"] == "settled", timeout=40)
+        await client.close()
+        return client, bots, cards, settled
+
+    client, bots, cards, settled = asyncio.run(play())
+    assert all(b["seat"]["difficulty"] in {"easy", "normal"} for b in bots)
+    # Privacy: until the showdown the person received no card but their own.
+    for message in client.received:
+        if message["type"] == "reveal":
+            break
+        assert card_strings(message) <= set(cards["cards"]), message["type"]
+    round_ = Round.objects.get(pk=cards["round"])
+    assert round_.state == RoundState.SETTLED
+    players = list(round_.players.select_related("user"))
+    assert sum(p.user.is_bot for p in players) == 3
+    assert all(p.arrangement for p in players)  # every bot submitted in time
+    assert {row["position"]: row["xu"] for row in settled["players"]} == {
+        p.position: p.xu for p in players
+    }
+    assert ledger_selectors.round_closure(round_.pk) is not None
+    call_command("ledger_check")
+
+
+def test_bots_still_play_their_turn_when_the_worker_holding_it_dies(
+    stack, person, password, bot_table
+):
+    async def play():  # type: ignore[no-untyped-def]
+        base = stack.bases[0]
+        client = Player(
+            base, await asyncio.to_thread(login, base, person.username, password), bot_table.pk
+        )
+        await client.connect()
+        assert (await client.request(type="sit"))["type"] == "ok"
+        cards = await client.wait_for(lambda m: m["type"] == "cards", timeout=30)
+        await asyncio.sleep(1)  # the worker has taken the bots' delayed turns by now
+        await asyncio.to_thread(stack.kill_worker, stack.workers[-1], 9)
+        await asyncio.to_thread(stack.start_worker, f"w{len(stack.workers) + 1}")
+        reply = await client.request(
+            type="submit",
+            round=cards["round"],
+            chi=naive_arrangement(cards["cards"]),
+            version=client.version,
+        )
+        assert reply["type"] == "ok", reply
+        await client.wait_for(lambda m: m["type"] == "settled", timeout=60)
+        await client.close()
+        return cards["round"]
+
+    round_id = asyncio.run(play())
+    round_ = Round.objects.get(pk=round_id)
+    assert round_.state == RoundState.SETTLED
+    assert all(p.arrangement for p in round_.players.all())  # no bot was binh lủng
+    # The new worker's beat played the turns the dead worker held (bots.sweep).
+    newest = max(stack.logs.glob("w*.log"), key=lambda log: log.stat().st_mtime)
+    assert "caught up" in newest.read_text()
+    call_command("ledger_check")

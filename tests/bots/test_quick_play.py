@@ -1,0 +1,80 @@
+import pytest
+
+from bots import services
+from games import services as games
+from games.errors import SeatError
+from games.models import Seat, Table
+
+pytestmark = pytest.mark.django_db
+
+
+def test_quick_play_opens_a_bot_table_the_player_can_afford_and_seats_them(person):
+    table = services.quick_play(person)
+    assert table.allow_bots
+    assert table.stake == services.QUICK_PLAY_STAKES[0]
+    assert Seat.objects.get(user=person).table == table
+
+
+def test_quick_play_joins_a_bot_table_where_someone_is_waiting(person, make_user, bot_table):
+    games.sit(person, bot_table.pk)
+    other = make_user("binh")
+    assert services.quick_play(other) == bot_table
+    assert Table.objects.count() == 1
+
+
+def test_quick_play_returns_the_table_a_player_already_sits_at(person, bot_table):
+    games.sit(person, bot_table.pk)
+    assert services.quick_play(person) == bot_table
+
+
+def test_quick_play_skips_tables_too_rich_for_the_player(person, make_user):
+    rich = games.create_table(person, name="Bàn lớn", stake=5000, allow_bots=True)
+    table = services.quick_play(person)
+    assert table != rich
+
+
+def test_quick_play_with_too_little_xu_says_how_much_is_needed(make_user):
+    poor = make_user("binh")
+    from ledger.models import Account
+
+    Account.objects.filter(user=poor).update(balance=5)
+    with pytest.raises(SeatError) as refused:
+        services.quick_play(poor)
+    assert refused.value.code == "balance_too_low"
+    assert "20" in refused.value.message
+
+
+def test_a_bots_refusal_reads_in_vietnamese(make_user):
+    from django.utils import translation
+
+    from ledger.models import Account
+
+    poor = make_user("binh")
+    Account.objects.filter(user=poor).update(balance=5)
+    with translation.override("vi"), pytest.raises(SeatError) as refused:
+        services.quick_play(poor)
+    with translation.override("vi"):
+        assert refused.value.message.startswith("Bạn cần ít nhất 20 xu")
+
+
+def test_quick_play_joins_people_at_a_full_bot_table_by_taking_a_bots_seat(
+    person, make_user, bot_table
+):
+    from bots import selectors
+
+    games.sit(person, bot_table.pk)
+    services.fill_table(bot_table.pk, [person.pk])
+    friend = make_user("binh")
+    assert services.quick_play(friend) == bot_table
+    assert selectors.seated_people(bot_table).count() == 2
+    assert selectors.seated_bots(bot_table).count() == 2
+
+
+def test_quick_play_does_not_wait_on_a_full_bot_table_in_the_middle_of_a_round(
+    person, make_user, bot_table
+):
+    games.sit(person, bot_table.pk)
+    services.fill_table(bot_table.pk, [person.pk])
+    games.start_round(person, bot_table.pk)
+    table = services.quick_play(make_user("binh"))
+    assert table != bot_table

@@ -1,0 +1,63 @@
+"""Collusion signals: repeated pairs, shared addresses, one player losing to another."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.urls import reverse
+
+from games import services as games
+from moderation import selectors, services
+from moderation.models import SeatIP, UserIP
+from tests.moderation.conftest import play_round
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_middleware_records_a_users_address_once_per_change(
+    client: Any, players: list[Any]
+) -> None:
+    client.force_login(players[0])
+    client.get(reverse("moderation:my_cases"), REMOTE_ADDR="10.0.0.7")
+    client.get(reverse("moderation:my_cases"), REMOTE_ADDR="10.0.0.7")
+    assert UserIP.objects.get(user=players[0]).ip == "10.0.0.7"
+
+
+def test_two_accounts_seated_from_one_address_are_a_signal(players: list[Any], table: Any) -> None:
+    for p in players[:2]:
+        services.record_user_ip(p, "192.0.2.1")
+    services.record_user_ip(players[2], "192.0.2.99")
+    for p in players[:3]:
+        games.sit(p, table.pk)
+    services.record_seat_ips(table.pk)
+    assert SeatIP.objects.count() == 3
+    assert selectors.shared_addresses() == [
+        {"table": table.pk, "ip": "192.0.2.1", "users": ["an", "binh"]}
+    ]
+
+
+def test_a_seat_change_enqueues_the_address_recording(
+    players: list[Any], table: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from moderation import tasks
+
+    seen: list[int] = []
+    monkeypatch.setattr(tasks.record_seat_ips, "delay", seen.append)
+    from games.signals import seat_changed
+
+    seat_changed.send(sender=None, table_id=table.pk)
+    assert seen == [table.pk]
+
+
+def test_repeated_pairs_and_steady_losses_are_listed_for_review(
+    client: Any, players: list[Any], table: Any, moderator: Any
+) -> None:
+    for _ in range(3):
+        play_round(players, table)
+    pairs = selectors.frequent_pairs(min_rounds=3)
+    assert pairs == [{"table": table.pk, "a": "an", "b": "binh", "rounds": 3}]
+    dumping = selectors.chip_dumping(min_rounds=1, share=0.0)
+    assert dumping and {dumping[0]["loser"], dumping[0]["winner"]} == {"an", "binh"}
+    client.force_login(moderator)
+    assert client.get(reverse("moderation:signals")).status_code == 200
