@@ -207,6 +207,12 @@ const EVENTS = {
   round_started(e) {
     const mine = e.players.find((p) => p.user === config.user);
     state.startAt = null;
+    for (const p of e.players) {
+      // The deal moved each player's hold out of the wallet (a snapshot already shows it).
+      const seat = state.seats.find((s) => s.user === p.user);
+      if (seat) seat.balance = Math.max(0, seat.balance - p.hold);
+      if (seat && p.user === config.user) setHeaderBalance(seat.balance);
+    }
     state.round = {
       id: e.round,
       number: e.number,
