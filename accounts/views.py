@@ -17,10 +17,6 @@ from accounts.middleware import SUPPORTED
 from accounts.models import User
 
 
-def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "home.html")
-
-
 def sign_up(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("home")
