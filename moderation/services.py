@@ -507,6 +507,8 @@ def resettle(
     if dispute_id not in (None, ""):
         dispute = _lock_dispute(dispute_id)
         _require_handler(moderator, dispute)
+        if dispute.round_id != round_.pk:
+            raise ModerationError(_("This case is about another round."), code="other_round")
     deltas = correct_deltas(round_)
     paid, house = ledger.round_wallet_results(round_.pk)
     try:

@@ -77,3 +77,18 @@ def test_the_resettle_button_pays_the_differences(
     page = client.get(url, {"settle_again": 1})
     assert page.context["differs"] is False
     assert 'data-testid="paid-correctly"' in page.content.decode()
+
+
+def test_a_resettlement_filed_under_a_case_of_another_round_is_refused(
+    players: list[Any], table: Any, moderator: Any, corrupted_round: Any
+) -> None:
+    from moderation.errors import ModerationError
+    from tests.moderation.conftest import play_round
+
+    other = play_round(players, table)
+    case = services.file_dispute(players[0], other.pk, category="wrong_result", text="")
+    services.claim(moderator, case.pk)
+    with pytest.raises(ModerationError) as refused:
+        services.resettle(moderator, corrupted_round.pk, reason="x", dispute_id=case.pk)
+    assert refused.value.code == "other_round"
+    assert not Resettlement.objects.exists()
