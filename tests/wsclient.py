@@ -10,11 +10,19 @@ import time
 import urllib.parse
 import urllib.request
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import websockets
 
 CARD = re.compile(r"^(10|[2-9TJQKA])[SCDH]$")
+
+
+def run_async(coroutine: Any) -> Any:
+    """``asyncio.run`` on a thread of its own: safe even when a test runner (Playwright's
+    sync API, for one) keeps an event loop running on the main thread."""
+    with ThreadPoolExecutor(max_workers=1) as executor:
+        return executor.submit(asyncio.run, coroutine).result()
 
 
 def login(base: str, username: str, password: str) -> str:

@@ -13,7 +13,7 @@ from games.models import Round, RoundState
 from ledger import selectors as ledger_selectors
 from tests.games.arranging import naive_arrangement
 from tests.games.live import live_stack
-from tests.wsclient import Player, card_strings, login
+from tests.wsclient import Player, card_strings, login, run_async
 
 pytestmark = [
     pytest.mark.postgres,
@@ -65,7 +65,7 @@ def test_a_person_on_a_websocket_plays_a_round_with_bots_run_by_the_celery_worke
         await client.close()
         return client, bots, cards, settled
 
-    client, bots, cards, settled = asyncio.run(play())
+    client, bots, cards, settled = run_async(play())
     assert all(b["seat"]["difficulty"] in {"easy", "normal"} for b in bots)
     # Privacy: until the showdown the person received no card but their own.
     for message in client.received:
@@ -109,7 +109,7 @@ def test_bots_still_play_their_turn_when_the_worker_holding_it_dies(
         await client.close()
         return cards["round"]
 
-    round_id = asyncio.run(play())
+    round_id = run_async(play())
     round_ = Round.objects.get(pk=round_id)
     assert round_.state == RoundState.SETTLED
     assert all(p.arrangement for p in round_.players.all())  # no bot was binh lủng

@@ -9,7 +9,7 @@ import pytest
 
 from tests.games.arranging import naive_arrangement
 from tests.processes import PYTHON, ROOT, daphne, site_env
-from tests.wsclient import Player, login
+from tests.wsclient import Player, login, run_async
 
 pytestmark = pytest.mark.slow
 
@@ -58,7 +58,7 @@ def test_two_demo_players_play_a_round_on_the_embedded_default(tmp_path):
                 await client.close()
             return settled
 
-        settled = asyncio.run(play())
+        settled = run_async(play())
     assert sum(row["xu"] for row in settled["players"]) == 0
     check = subprocess.run(
         [PYTHON, "manage.py", "ledger_check"], cwd=ROOT, env=env, capture_output=True, text=True

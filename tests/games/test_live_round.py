@@ -16,7 +16,7 @@ from games.selectors import settle_round_result
 from ledger import selectors as ledger_selectors
 from tests.games.arranging import naive_arrangement
 from tests.games.live import live_stack
-from tests.wsclient import Player, card_strings, login
+from tests.wsclient import Player, card_strings, login, run_async
 
 pytestmark = [
     pytest.mark.postgres,
@@ -115,7 +115,7 @@ def test_four_players_on_two_servers_play_one_private_round_settled_by_the_rules
             await client.close()
         return round_id, dealt, clients, settled
 
-    round_id, dealt, clients, settled = asyncio.run(play())
+    round_id, dealt, clients, settled = run_async(play())
 
     # Versions: after its snapshot, each client saw every public table event, in order.
     private = {"cards", "submission", "ok", "error", "snapshot"}
@@ -172,7 +172,7 @@ def test_a_player_who_never_submits_is_binh_lung_after_an_automatic_start_even_w
             await client.close()
         return cards["round"], settled
 
-    round_id, settled = asyncio.run(play())
+    round_id, settled = run_async(play())
     round_ = Round.objects.get(pk=round_id)
     assert round_.state == RoundState.SETTLED
     silent = round_.players.get(user=players[1])
@@ -219,7 +219,7 @@ def test_players_leave_before_and_during_the_showdown_and_one_reconnects_mid_rou
             await client.close()
         return round_id, dealt, snapshot, submitted, settled
 
-    round_id, dealt, snapshot, submitted, settled = asyncio.run(play())
+    round_id, dealt, snapshot, submitted, settled = run_async(play())
     mine = snapshot["round"]["you"]
     assert mine["cards"] == dealt[late.username]
     assert [sorted(c) for c in mine["arrangement"]] == [sorted(c) for c in submitted]
@@ -286,8 +286,8 @@ def test_bad_input_is_refused_with_a_clear_error_and_changes_nothing(stack, play
                 origin="http://evil.example",
             )
 
-    asyncio.run(foreign_origin())
-    round_id, errors, flood, an = asyncio.run(play())
+    run_async(foreign_origin())
+    round_id, errors, flood, an = run_async(play())
     codes = {name: reply.get("code") for name, reply in errors.items()}
     assert codes == {
         "json": "malformed",
