@@ -3,7 +3,7 @@
 from whitenoise.storage import CompressedManifestStaticFilesStorage
 
 
-class StaticStorage(CompressedManifestStaticFilesStorage):
+class StaticStorage(CompressedManifestStaticFilesStorage):  # type: ignore[misc]
     # The table page is ES modules importing each other: rewrite those imports to the
     # hashed names too, or a browser could mix a new module with a cached old one.
     support_js_module_import_aggregation = True
