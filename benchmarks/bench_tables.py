@@ -46,6 +46,7 @@ def _setup_django(env: dict[str, str]) -> None:
 
 def _prepare(tables: int) -> list[tuple[int, list[str]]]:
     """Migrate, create players and tables; return (table id, 4 session keys) per table."""
+    from django.conf import settings
     from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
     from django.contrib.sessions.backends.db import SessionStore
     from django.core.management import call_command
@@ -71,7 +72,7 @@ def _prepare(tables: int) -> list[tuple[int, list[str]]]:
         for user in users:
             session = SessionStore()
             session[SESSION_KEY] = str(user.pk)
-            session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+            session[BACKEND_SESSION_KEY] = settings.AUTHENTICATION_BACKENDS[-1]
             session[HASH_SESSION_KEY] = user.get_session_auth_hash()
             session.create()
             keys.append(session.session_key)

@@ -16,6 +16,8 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.db.models import Subquery, Value
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -415,8 +417,10 @@ def _deal(table: Table) -> Round | None:
     table.start_at = None
     table.save(update_fields=["start_at"])
     playing: list[Seat] = []
+    balances: dict[int, int] = {}
     for seat in table.seat_set.select_related("user").order_by("position"):
-        reason = _cannot_play(table, seat, now)
+        balances[seat.user_id] = ledger_selectors.balance(seat.user)
+        reason = _cannot_play(table, seat, now, balances[seat.user_id])
         if reason is None:
             playing.append(seat)
         else:
@@ -449,8 +453,7 @@ def _deal(table: Table) -> Round | None:
         n = len(playing)
         players: list[RoundPlayer] = []
         for seat, hand in zip(playing, hands, strict=True):
-            balance = ledger_selectors.balance(seat.user)
-            held = hold_amount(rules, table.stake, balance, n)
+            held = hold_amount(rules, table.stake, balances[seat.user_id], n)
             if held > 0:
                 ledger.hold(round_.pk, seat.user, held)
             players.append(
@@ -510,7 +513,7 @@ def _deal(table: Table) -> Round | None:
     return round_
 
 
-def _cannot_play(table: Table, seat: Seat, now: datetime) -> str | None:
+def _cannot_play(table: Table, seat: Seat, now: datetime, balance: int) -> str | None:
     """Why this seated player is stood up at the deal, or None."""
     if _is_away(seat, now):
         return "away"
@@ -518,14 +521,19 @@ def _cannot_play(table: Table, seat: Seat, now: datetime) -> str | None:
         ensure_can_sit(seat.user)
     except SeatRefused:
         return "suspended"
-    if ledger_selectors.balance(seat.user) < table.min_balance:
+    if balance < table.min_balance:
         return "balance_too_low"
     return None
 
 
 def _log(round_: Round, kind: str, data: dict[str, Any], user: User | None = None) -> None:
-    seq = (round_.events.order_by("-seq").values_list("seq", flat=True).first() or 0) + 1
-    RoundEvent.objects.create(round=round_, seq=seq, kind=kind, user=user, data=data)
+    # The next number is computed inside the INSERT: one round trip. The table lock held
+    # by every caller keeps two writers from taking the same number.
+    following = Coalesce(
+        Subquery(RoundEvent.objects.filter(round=round_).order_by("-seq").values("seq")[:1]),
+        Value(0),
+    ) + Value(1)
+    RoundEvent.objects.create(round=round_, seq=following, kind=kind, user=user, data=data)
 
 
 def _enqueue_advance(round_: Round) -> None:

@@ -28,7 +28,8 @@ def test_a_person_alone_at_a_bot_table_plays_a_whole_round_with_bots_that_join_b
         games.sit(person, bot_table.pk)
         eventually(lambda: bot_table.seat_set.count() == 4, 10, "bots to sit down")
         joined_after = time.monotonic() - sat_at
-        assert bot_table.bot_wait_seconds <= joined_after < bot_table.bot_wait_seconds + 3
+        # Not before the wait; the upper bound only guards against "never" on a busy machine.
+        assert bot_table.bot_wait_seconds <= joined_after < bot_table.bot_wait_seconds + 10
         round_ = eventually(lambda: active_round(bot_table), 15, "the deal")
         assert round_.players.count() == 4
         eventually(
