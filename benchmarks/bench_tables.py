@@ -190,8 +190,8 @@ def main() -> None:
                     env,
                     logs / "worker.log",
                     beat=logs / "beat",
-                    pool=os.environ.get("BENCH_POOL", "threads"),
-                    concurrency=int(os.environ.get("BENCH_CONCURRENCY", "8")),
+                    pool=os.environ.get("BENCH_POOL", "prefork"),
+                    concurrency=int(os.environ.get("BENCH_CONCURRENCY", "3")),
                 )
             )
             began = time.monotonic()
