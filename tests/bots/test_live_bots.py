@@ -23,9 +23,11 @@ pytestmark = [
 ]
 
 
-@pytest.fixture(scope="module")
-def stack(django_db_setup, django_db_blocker, tmp_path_factory):  # type: ignore[no-untyped-def]
-    with live_stack(tmp_path_factory.mktemp("stack"), servers=1) as running:
+@pytest.fixture
+def stack(tmp_path):  # type: ignore[no-untyped-def]
+    # Per test, and stopped before the database is flushed: a running sweeper holds locks
+    # that deadlock the flush's TRUNCATE (see tests/games/test_live_round.py).
+    with live_stack(tmp_path, servers=1) as running:
         yield running
 
 

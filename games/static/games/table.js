@@ -536,7 +536,16 @@ function seatHead(seat, player) {
   const avatar = el("span", "avatar", (seat.name || "?").trim().charAt(0).toUpperCase());
   avatar.setAttribute("aria-hidden", "true");
   const who = el("div", "who");
-  who.append(el("span", "name", seat.name));
+  const name = el("span", "name", seat.name);
+  if (seat.is_bot) {
+    // A bot says so on its seat, with its level (easy / normal) for the curious.
+    const level = seat.difficulty === "easy" ? gettext("easy") : gettext("normal");
+    const tag = el("span", "badge bot-badge", gettext("Bot"));
+    tag.title = fmt(gettext("A bot (%(level)s level)"), { level });
+    tag.setAttribute("aria-label", tag.title);
+    name.append(" ", tag);
+  }
+  who.append(name);
   who.append(el("span", "balance", `${xu(seat.balance)} xu`));
   const live = state.round && (state.round.state === "arranging" || state.round.state === "showdown");
   if (live && player && player.hold > 0 && seat.user === config.user) {
