@@ -24,6 +24,7 @@ from moderation.models import (
     Category,
     Dispute,
     Outcome,
+    Resettlement,
     StaffAction,
     Status,
 )
@@ -266,7 +267,7 @@ def replay(request: HttpRequest, round_id: int) -> HttpResponse:
             "settle_again": rows,
             "differs": bool(rows) and any(r.difference for r in rows or []),
             "dispute_id": request.GET.get("case", ""),
-            "resettlements": round_.resettlements.select_related("actor"),
+            "resettlements": Resettlement.objects.filter(round=round_).select_related("actor"),
         },
     )
 
