@@ -16,6 +16,7 @@ from typing import Any
 
 from channels.db import DatabaseSyncToAsync, database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext as _
 
@@ -32,7 +33,9 @@ CLOSE_FLOOD = 4429
 # Table commands run on a pool of threads, each with its own database connection, so
 # tables do not queue behind one another in the single thread Channels uses by default.
 # Commands of one table still serialize on the table's row lock (games.services).
-_COMMAND_THREADS = ThreadPoolExecutor(max_workers=16, thread_name_prefix="table-command")
+_COMMAND_THREADS = ThreadPoolExecutor(
+    max_workers=settings.TABLE_COMMAND_THREADS, thread_name_prefix="table-command"
+)
 
 
 def run_command(func: Callable[..., Any]) -> Callable[..., Awaitable[Any]]:

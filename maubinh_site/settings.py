@@ -207,6 +207,11 @@ STORAGES = {
     },
 }
 
+# --- Live tables ----------------------------------------------------------------------
+# Threads per daphne process running table commands (each with a database connection).
+# More threads overlap database waits; too many starve the event loop of the GIL.
+TABLE_COMMAND_THREADS = env_int("TABLE_COMMAND_THREADS", 16, minimum=1, maximum=64)
+
 # --- Game economy ---------------------------------------------------------------------
 HOUSE_FEE_PERCENT = env_decimal_percent("HOUSE_FEE_PERCENT", "0")
 
