@@ -95,6 +95,18 @@ class Leg:
     reason: str = ""
     reverses_id: int | None = None
 
+    def transfer_fields(self) -> dict[str, Any]:
+        """What a Transfer row records of this leg, besides its accounts and time."""
+        return {
+            "idempotency_key": self.key,
+            "kind": self.kind,
+            "amount": self.amount,
+            "round_id": self.round_id,
+            "actor_id": self.actor_id,
+            "reason": self.reason,
+            "reverses_id": self.reverses_id,
+        }
+
 
 @dataclass(frozen=True)
 class Posted:
@@ -219,16 +231,10 @@ def _post_in_database(legs: Sequence[Leg], open_round: int | None) -> list[Poste
         # Built from what was posted, saving a round trip to read it back.
         transfer = Transfer(
             id=transfer_id,
-            idempotency_key=leg.key,
-            kind=leg.kind,
             debit_id=debit_id,
             credit_id=credit_id,
-            amount=leg.amount,
-            round_id=leg.round_id,
-            actor_id=leg.actor_id,
-            reason=leg.reason,
-            reverses_id=leg.reverses_id,
             created_at=now,
+            **leg.transfer_fields(),
         )
         transfer._state.adding = False
         transfer._state.db = connection.alias
@@ -287,18 +293,7 @@ def _insert(fresh: list[tuple[int, Leg]], results: dict[int, Posted]) -> None:
         debit, credit = accounts[leg.debit], accounts[leg.credit]
         if debit.kind != AccountKind.ISSUANCE and debit.balance < leg.amount:
             raise InsufficientFunds(balance=debit.balance, amount=leg.amount)
-        transfer = Transfer(
-            idempotency_key=leg.key,
-            kind=leg.kind,
-            debit=debit,
-            credit=credit,
-            amount=leg.amount,
-            round_id=leg.round_id,
-            actor_id=leg.actor_id,
-            reason=leg.reason,
-            reverses_id=leg.reverses_id,
-            created_at=now,
-        )
+        transfer = Transfer(debit=debit, credit=credit, created_at=now, **leg.transfer_fields())
         debit.balance -= leg.amount
         debit.version += 1
         sides.append((transfer, debit, -leg.amount, debit.balance, debit.version))
