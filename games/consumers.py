@@ -7,6 +7,7 @@ language, or a snapshot. A malformed or out-of-turn message never changes state.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import time
@@ -14,6 +15,7 @@ from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+from channels.consumer import get_handler_name
 from channels.db import DatabaseSyncToAsync, database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
@@ -62,6 +64,17 @@ class TokenBucket:
 class _Consumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     groups_joined: list[str]
 
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        # Channels' own dispatch first hops to its one shared sync thread to close stale
+        # database connections, for every message, broadcasts included: under load every
+        # consumer of the process queues behind that thread. These consumers never use
+        # that thread's connection directly; every database call goes through
+        # database_sync_to_async or run_command, which close stale connections themselves.
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if not self.bucket.allow():
             self.refused += 1
@@ -99,6 +112,7 @@ class _Consumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         return getattr(user, "preferred_language", None) or "vi"
 
     def _setup(self) -> None:
+        events.serve_from(asyncio.get_running_loop())
         self.bucket = TokenBucket()
         self.refused = 0
         self.groups_joined = []
@@ -167,7 +181,7 @@ class TableConsumer(_Consumer):
                 await self.error("unknown_type", _("Unknown message type."), ref)
                 return
             try:
-                reply = await run_command(handler)(self, content)
+                reply = await self._timed(kind, handler, content)
             except GameError as exc:
                 await self.error(exc.code, exc.message, ref)
                 if exc.code == "stale_version":
@@ -185,6 +199,33 @@ class TableConsumer(_Consumer):
                 )
                 return
             await self.send_json({"type": "ok", "for": kind, "ref": ref, **(reply or {})})
+
+    async def _timed(self, kind: str, handler: Callable[..., Any], content: dict[str, Any]) -> Any:
+        """Run a command on the pool; log it when slow, with where the time went."""
+        received = time.monotonic()
+        started = finished = received
+        cpu = 0.0
+
+        def timed_handler(consumer: TableConsumer, content: dict[str, Any]) -> Any:
+            nonlocal started, finished, cpu
+            started, cpu_start = time.monotonic(), time.thread_time()
+            try:
+                return handler(consumer, content)
+            finally:
+                finished, cpu = time.monotonic(), time.thread_time() - cpu_start
+
+        try:
+            return await run_command(timed_handler)(self, content)
+        finally:
+            total = (time.monotonic() - received) * 1000
+            if total >= settings.SLOW_COMMAND_MS:
+                logger.warning(
+                    "table %s: slow %s: %.0f ms = %.0f waiting for a thread + %.0f running"
+                    " (%.0f of it on the CPU) + %.0f back to the event loop",
+                    self.table_id, kind, total, (started - received) * 1000,
+                    (finished - started) * 1000, cpu * 1000,
+                    (time.monotonic() - finished) * 1000,
+                )  # fmt: skip
 
     # Handlers run in a worker thread (sync ORM); each is one service call.
 
@@ -207,7 +248,9 @@ class TableConsumer(_Consumer):
         version = content.get("version")
         if version is not None and (isinstance(version, bool) or not isinstance(version, int)):
             raise TypeError("version")
-        player = services.submit_arrangement(self.user, content["round"], chi, seen_version=version)
+        player = services.submit_arrangement(
+            self.user, content["round"], chi, seen_version=version, table_id=self.table_id
+        )
         return {"round": player.round_id}
 
     def _client_seed(self, content: dict[str, Any]) -> None:

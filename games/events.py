@@ -8,16 +8,22 @@ table ``version`` it produced.
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import os
+import threading
+from collections.abc import Coroutine
 from typing import Any
 
 from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
+from channels.layers import BaseChannelLayer, InMemoryChannelLayer, get_channel_layer
 from django.db import transaction
 
 logger = logging.getLogger(__name__)
 
 LOBBY = "lobby"
+SEND_TIMEOUT = 5.0
+"""Seconds a service thread waits for one broadcast before logging it as lost."""
 
 
 def table_group(table_id: int) -> str:
@@ -28,12 +34,65 @@ def private_group(table_id: int, user_id: int) -> str:
     return f"table-{table_id}-user-{user_id}"
 
 
+class _BroadcastLoop:
+    """One event loop per process, in a daemon thread, for sends from synchronous code.
+
+    ``async_to_sync`` outside a server (a Celery worker, a management command) runs every
+    call in a new thread with a new event loop, and channels_redis opens a new Redis
+    connection for each loop: several milliseconds per event. Here the loop, and so the
+    layer's connection pool, lives as long as the process. A forked child (a prefork
+    Celery worker) starts its own.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._pid = 0
+
+    def _current(self) -> asyncio.AbstractEventLoop:
+        with self._lock:
+            if self._loop is None or self._pid != os.getpid():
+                loop = asyncio.new_event_loop()
+                threading.Thread(target=loop.run_forever, name="broadcast", daemon=True).start()
+                self._loop, self._pid = loop, os.getpid()
+            return self._loop
+
+    def run(self, coro: Coroutine[Any, Any, Any]) -> Any:
+        return asyncio.run_coroutine_threadsafe(coro, self._current()).result(SEND_TIMEOUT)
+
+
+_broadcast_loop = _BroadcastLoop()
+_server_loop: asyncio.AbstractEventLoop | None = None
+
+
+def serve_from(loop: asyncio.AbstractEventLoop) -> None:
+    """Consumers call this on connect: the loop that reads the in-memory layer's queues."""
+    global _server_loop
+    _server_loop = loop
+
+
+def _group_send(layer: BaseChannelLayer, group: str, message: dict[str, Any]) -> None:
+    if not isinstance(layer, InMemoryChannelLayer):
+        _broadcast_loop.run(layer.group_send(group, message))
+        return
+    # The in-memory layer's queues are plain asyncio queues of the server's loop: a put
+    # from another thread's loop (the embedded Celery worker's) would not wake it, and
+    # the event would wait for the next unrelated wake-up. Hand the send to that loop.
+    loop = _server_loop
+    if loop is not None and loop.is_running():
+        asyncio.run_coroutine_threadsafe(layer.group_send(group, message), loop).result(
+            SEND_TIMEOUT
+        )
+    else:
+        async_to_sync(layer.group_send)(group, message)
+
+
 def _send(group: str, payload: dict[str, Any]) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
     try:
-        async_to_sync(layer.group_send)(group, {"type": "game.event", "payload": payload})
+        _group_send(layer, group, {"type": "game.event", "payload": payload})
     except Exception:
         # The state is committed; a client that misses this event sees a version gap and
         # asks for a snapshot. Never let a broadcast failure surface as a failed action.

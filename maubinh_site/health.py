@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import uuid
 from collections.abc import Callable
+from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -23,16 +26,49 @@ def _database() -> str:
     return connection.vendor
 
 
+async def _round_trip(layer: Any) -> None:
+    """Send a message to a fresh channel and read it back."""
+    channel = await layer.new_channel()
+    message = {"type": "health.ping", "nonce": uuid.uuid4().hex}
+    receiving = asyncio.ensure_future(layer.receive(channel))
+    try:
+        # A new pub/sub subscription takes effect when Redis gets to it, which may be
+        # just after a publish sent on another connection: send again until it arrives.
+        for _attempt in range(10):
+            await layer.send(channel, message)
+            done, _pending = await asyncio.wait({receiving}, timeout=0.5)
+            if done:
+                break
+        else:
+            raise TimeoutError("nothing came back through the channel layer in 5 s")
+        if receiving.result() != message:
+            raise RuntimeError("channel layer returned another message")
+    finally:
+        await _stop_reading(layer, channel, receiving)
+
+
+async def _stop_reading(layer: Any, channel: str, reader: asyncio.Future[Any]) -> None:
+    """Cancel a pending receive: that is how a layer learns that nobody reads a channel
+    any more (it is how a consumer leaves), and the pub/sub layer then unsubscribes it,
+    where it would otherwise stay, one channel per health check, for the life of the
+    process. Pings still queued (sent again above) are read off first."""
+    while True:
+        if not reader.done():
+            await asyncio.sleep(0)  # let a fresh receive reach its wait
+        if reader.done():
+            reader = asyncio.ensure_future(layer.receive(channel))
+            continue
+        reader.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await reader
+        return
+
+
 def _channel_layer() -> str:
     layer = get_channel_layer()
     if layer is None:
         raise RuntimeError("no channel layer configured")
-    channel = async_to_sync(layer.new_channel)()
-    message = {"type": "health.ping", "nonce": uuid.uuid4().hex}
-    async_to_sync(layer.send)(channel, message)
-    received = async_to_sync(layer.receive)(channel)
-    if received != message:
-        raise RuntimeError("channel layer returned another message")
+    async_to_sync(_round_trip)(layer)
     return type(layer).__name__
 
 

@@ -106,16 +106,14 @@ REDIS_URL = redis_url("REDIS_URL", _REDIS) if _REDIS else ""
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {
-                "hosts": [REDIS_URL],
-                "prefix": REDIS_PREFIX,
-                # All consumers of one daphne process share one Redis list, and a group
-                # send to a full list is dropped silently: leave room for the burst of a
-                # deal or reveal at every table the process serves.
-                "capacity": env_int("CHANNEL_CAPACITY", 5000, minimum=100, maximum=1_000_000),
-                "expiry": 30,
-            },
+            # Redis pub/sub: a group event is published once and pushed to every daphne
+            # process that has a member, with no per-message round trips. The list-based
+            # RedisChannelLayer pops one message per four round trips and fell seconds
+            # behind at 100 busy tables (benchmarks/bench_tables.py). Pub/sub keeps no
+            # backlog: a process that is not connected misses the event, sees the version
+            # gap on the next one and asks for a snapshot, as after any lost event.
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "CONFIG": {"hosts": [REDIS_URL], "prefix": f"{REDIS_PREFIX}:"},
         }
     }
     CACHES = {
@@ -211,6 +209,10 @@ STORAGES = {
 # Threads per daphne process running table commands (each with a database connection).
 # More threads overlap database waits; too many starve the event loop of the GIL.
 TABLE_COMMAND_THREADS = env_int("TABLE_COMMAND_THREADS", 16, minimum=1, maximum=64)
+# How often (µs) a busy thread hands over the GIL in a daphne process (see asgi.py).
+GIL_SWITCH_INTERVAL_US = env_int("GIL_SWITCH_INTERVAL_US", 1000, minimum=100, maximum=100_000)
+# A table command slower than this (queueing included) is logged with where its time went.
+SLOW_COMMAND_MS = env_int("SLOW_COMMAND_MS", 500, minimum=1, maximum=600_000)
 
 # --- Game economy ---------------------------------------------------------------------
 HOUSE_FEE_PERCENT = env_decimal_percent("HOUSE_FEE_PERCENT", "0")
