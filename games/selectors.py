@@ -54,8 +54,12 @@ def table_state(table: Table) -> str:
     return "waiting"
 
 
-def lobby_row(table: Table) -> dict[str, Any]:
-    taken = table.seat_set.count()
+def lobby_row(
+    table: Table, *, taken: int | None = None, state: str | None = None
+) -> dict[str, Any]:
+    """A table as the lobby lists it; ``taken`` and ``state`` when the caller knows them."""
+    if taken is None:
+        taken = table.seat_set.count()
     return {
         "id": table.pk,
         "name": table.name,
@@ -64,7 +68,7 @@ def lobby_row(table: Table) -> dict[str, Any]:
         "seats": table.seats,
         "taken": taken,
         "free": table.seats - taken,
-        "state": table_state(table),
+        "state": state if state is not None else table_state(table),
         "min_balance": table.min_balance,
         "allow_bots": table.allow_bots,
         "host": table.host.shown_name,
@@ -109,9 +113,10 @@ class RoundResult:
         return any(p.instant is not None for p in self.settlement.players)
 
 
-def settle_round_result(round_: Round) -> RoundResult:
+def settle_round_result(round_: Round, *, with_users: bool = False) -> RoundResult:
     """Settle with the rules stored at the deal; who left and who did not arrange count."""
-    players = list(round_.players.order_by("position"))
+    rows = round_.players.order_by("position")
+    players = list(rows.select_related("user") if with_users else rows)
     inputs = []
     for p in players:
         if p.status == PlayerStatus.LEFT:
@@ -131,9 +136,10 @@ def settle_round_result(round_: Round) -> RoundResult:
     return RoundResult(settle(round_.rules, round_.stake, inputs), players)
 
 
-def reveal_payload(round_: Round) -> dict[str, Any]:
+def reveal_payload(round_: Round, result: RoundResult | None = None) -> dict[str, Any]:
     """What the showdown has shown so far: instant wins, fouls, then chi 1..revealed."""
-    result = settle_round_result(round_)
+    if result is None:
+        result = settle_round_result(round_)
     settlement = result.settlement
     by_position = {p.position: p for p in result.players}
     instants = []
@@ -200,9 +206,14 @@ def reveal_payload(round_: Round) -> dict[str, Any]:
     }
 
 
-def summary_payload(round_: Round) -> dict[str, Any]:
-    """The end of a round: every result, the new balances and the revealed server seed."""
-    players = list(round_.players.select_related("user").order_by("position"))
+def summary_payload(round_: Round, players: list[RoundPlayer] | None = None) -> dict[str, Any]:
+    """The end of a round: every result, the new balances and the revealed server seed.
+
+    ``players``: the round's players with their users, if the caller has them.
+    """
+    if players is None:
+        players = list(round_.players.select_related("user").order_by("position"))
+    balances = ledger_selectors.balances([p.user_id for p in players])
     settlement = round_.settlement or {}
     by_id = {p["id"]: p for p in settlement.get("players", [])}
     rows = []
@@ -222,7 +233,7 @@ def summary_payload(round_: Round) -> dict[str, Any]:
                 "instant": outcome.get("instant"),
                 "hands": outcome.get("hands"),
                 "status": p.status,
-                "balance": ledger_selectors.balance(p.user),
+                "balance": balances[p.user_id],
             }
         )
     return {

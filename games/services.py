@@ -41,6 +41,7 @@ from games.rules.fair import commitment, deal_from_seeds
 from games.rules.presets import hold_amount
 from games.rules.scoring import validate_arrangement
 from games.selectors import (
+    RoundResult,
     active_round,
     is_foul_arrangement,
     lobby_row,
@@ -136,10 +137,11 @@ def create_table(
     return table
 
 
-def _lock_table(table_id: int) -> Table:
+def _lock_table(table_id: Any) -> Table:
     # The table row is the lock of its whole command stream (see the module docstring).
+    # The host comes along (lobby rows show it) without locking the host's user row.
     try:
-        return Table.objects.select_for_update().get(pk=table_id)
+        return Table.objects.select_for_update(of=("self",)).select_related("host").get(pk=table_id)
     except (Table.DoesNotExist, ValueError, TypeError):
         raise NotFound() from None
 
@@ -151,11 +153,22 @@ def _bump(table: Table, *fields: str) -> int:
     return table.version
 
 
-def _table_event(table: Table, payload: dict[str, Any], *, lobby: bool = False) -> None:
-    """Tell the table; with ``lobby``, also the lobby (seats taken or the table's state moved)."""
+def _table_event(
+    table: Table,
+    payload: dict[str, Any],
+    *,
+    lobby: bool = False,
+    taken: int | None = None,
+    state: str | None = None,
+) -> None:
+    """Tell the table; with ``lobby``, also the lobby (seats taken or the table's state moved).
+
+    A caller that knows the seats taken and the table's state passes them, saving the
+    lobby row their queries.
+    """
     events.to_table(table.pk, {**payload, "table": table.pk, "version": table.version})
     if lobby:
-        events.to_lobby({"type": "table", "table": lobby_row(table)})
+        events.to_lobby({"type": "table", "table": lobby_row(table, taken=taken, state=state)})
 
 
 @transaction.atomic
@@ -255,10 +268,16 @@ def _schedule_auto_start(table: Table) -> None:
     _set_start(table, timezone.now() + timedelta(seconds=table.rules.start_seconds))
 
 
-def _set_start(table: Table, when: datetime) -> None:
+def _set_start(table: Table, when: datetime, *, taken: int | None = None) -> None:
     table.start_at = when
     _bump(table, "start_at")
-    _table_event(table, {"type": "countdown", "start_at": when.isoformat()}, lobby=True)
+    _table_event(
+        table,
+        {"type": "countdown", "start_at": when.isoformat()},
+        lobby=True,
+        taken=taken,
+        state="starting",
+    )
     _enqueue_start(table.pk, when)
 
 
@@ -414,19 +433,18 @@ def start_round_when_due(table_id: int, expected_start_at: str | None = None) ->
 def _deal(table: Table) -> Round | None:
     """Stand up who cannot play, then deal, hold the stakes and start the arranging clock."""
     now = timezone.now()
-    table.start_at = None
-    table.save(update_fields=["start_at"])
+    table.start_at = None  # saved by the _bump below, with the version
     playing: list[Seat] = []
-    balances: dict[int, int] = {}
-    for seat in table.seat_set.select_related("user").order_by("position"):
-        balances[seat.user_id] = ledger_selectors.balance(seat.user)
+    seats = list(table.seat_set.select_related("user").order_by("position"))
+    balances = ledger_selectors.balances([seat.user_id for seat in seats])
+    for seat in seats:
         reason = _cannot_play(table, seat, now, balances[seat.user_id])
         if reason is None:
             playing.append(seat)
         else:
             _remove_seat(table, seat, reason=reason)
     if len(playing) < 2:
-        _bump(table)
+        _bump(table, "start_at")
         _table_event(table, {"type": "countdown", "start_at": None}, lobby=True)
         return None
 
@@ -435,7 +453,7 @@ def _deal(table: Table) -> Round | None:
     client_seeds = [seat.client_seed for seat in playing]
     hands = deal_from_seeds(server_seed, client_seeds, len(playing))
     last = table.rounds.order_by("-number").values_list("number", flat=True).first() or 0
-    version = _bump(table)
+    version = _bump(table, "start_at")
     round_ = Round.objects.create(
         table=table,
         number=last + 1,
@@ -454,10 +472,8 @@ def _deal(table: Table) -> Round | None:
         players: list[RoundPlayer] = []
         for seat, hand in zip(playing, hands, strict=True):
             held = hold_amount(rules, table.stake, balances[seat.user_id], n)
-            if held > 0:
-                ledger.hold(round_.pk, seat.user, held)
             players.append(
-                RoundPlayer.objects.create(
+                RoundPlayer(
                     round=round_,
                     user=seat.user,
                     position=seat.position,
@@ -466,20 +482,21 @@ def _deal(table: Table) -> Round | None:
                     cap=held // (n - 1),
                 )
             )
-        _log(
+        ledger.hold_many(round_.pk, [(p.user, p.hold) for p in players if p.hold > 0])
+        RoundPlayer.objects.bulk_create(players)
+        deal = {
+            "commitment": round_.server_seed_hash,
+            "client_seeds": client_seeds,
+            "players": [
+                {"user": p.user_id, "position": p.position, "hold": p.hold, "cap": p.cap}
+                for p in players
+            ],
+        }
+        _log_many(
             round_,
-            "deal",
-            {
-                "commitment": round_.server_seed_hash,
-                "client_seeds": client_seeds,
-                "players": [
-                    {"user": p.user_id, "position": p.position, "hold": p.hold, "cap": p.cap}
-                    for p in players
-                ],
-            },
+            [("deal", deal, None)]
+            + [("cards", {"position": p.position, "cards": p.cards}, p.user) for p in players],
         )
-        for player in players:
-            _log(round_, "cards", {"position": player.position, "cards": player.cards}, player.user)
         logger.info("dealt to %d players", n)
     _table_event(
         table,
@@ -495,6 +512,8 @@ def _deal(table: Table) -> Round | None:
             ],
         },
         lobby=True,
+        taken=len(playing),
+        state="playing",
     )
     for player in players:
         events.to_player(
@@ -536,6 +555,16 @@ def _log(round_: Round, kind: str, data: dict[str, Any], user: User | None = Non
     RoundEvent.objects.create(round=round_, seq=following, kind=kind, user=user, data=data)
 
 
+def _log_many(round_: Round, entries: list[tuple[str, dict[str, Any], User | None]]) -> None:
+    """Several entries at once, numbered after the last one (one read, one INSERT)."""
+    last = RoundEvent.objects.filter(round=round_).order_by("-seq").values_list("seq", flat=True)
+    start = (last.first() or 0) + 1
+    RoundEvent.objects.bulk_create(
+        RoundEvent(round=round_, seq=start + i, kind=kind, user=user, data=data)
+        for i, (kind, data, user) in enumerate(entries)
+    )
+
+
 def _enqueue_advance(round_: Round) -> None:
     from games.tasks import advance_round as task
 
@@ -547,27 +576,44 @@ def _enqueue_advance(round_: Round) -> None:
 # --- Arranging ------------------------------------------------------------------------
 
 
-def _lock_round(round_id: Any) -> tuple[Table, Round]:
+def _lock_round(round_id: Any, table_id: int | None = None) -> tuple[Table, Round]:
+    """Lock the round's table, then the round. With ``table_id`` (a table's socket), a
+    round of another table is refused as not the caller's."""
     try:
-        table_id = Round.objects.values_list("table_id", flat=True).get(pk=int(round_id))
-    except (Round.DoesNotExist, ValueError, TypeError):
+        round_pk = int(round_id)
+    except (ValueError, TypeError):
         raise NotFound() from None
-    table = _lock_table(table_id)
-    return table, Round.objects.select_for_update().get(pk=int(round_id))
+    if table_id is None:
+        table = _lock_table(Subquery(Round.objects.filter(pk=round_pk).values("table_id")[:1]))
+    else:
+        table = _lock_table(table_id)
+    round_ = Round.objects.select_for_update().filter(pk=round_pk, table=table).first()
+    if round_ is None:
+        if Round.objects.filter(pk=round_pk).exists():
+            raise NotFound(_("You are not playing in this round."), code="not_in_round")
+        raise NotFound()
+    return table, round_
 
 
 @transaction.atomic
 def submit_arrangement(
-    user: User, round_id: Any, chi: Sequence[Sequence[str]], *, seen_version: int | None = None
+    user: User,
+    round_id: Any,
+    chi: Sequence[Sequence[str]],
+    *,
+    seen_version: int | None = None,
+    table_id: int | None = None,
 ) -> RoundPlayer:
     """Accept (or replace) a player's arrangement until the deadline or the showdown.
 
     A foul arrangement is accepted (it loses); a forged or miscounted one is refused.
     ``seen_version`` is the table version the client last saw: a client that has not yet
-    seen this round's deal (a stale tab) is refused.
+    seen this round's deal (a stale tab) is refused. ``table_id`` is the table the
+    request came from, when known.
     """
-    table, round_ = _lock_round(round_id)
-    player = round_.players.filter(user=user).first()
+    table, round_ = _lock_round(round_id, table_id)
+    everyone = list(round_.players.all())
+    player = next((p for p in everyone if p.user_id == user.pk), None)
     if player is None:
         raise NotFound(_("You are not playing in this round."), code="not_in_round")
     if seen_version is not None and seen_version < round_.dealt_version:
@@ -606,7 +652,7 @@ def submit_arrangement(
             "foul": foul,
         },
     )
-    if not round_.players.filter(status=PlayerStatus.PLAYING, submitted_at__isnull=True).exists():
+    if all(p.submitted_at is not None for p in everyone if p.status == PlayerStatus.PLAYING):
         _end_arranging_now(round_)
     return player
 
@@ -660,23 +706,23 @@ def _end_arranging_now(round_: Round) -> None:
 
 def _begin_showdown(table: Table, round_: Round) -> None:
     rules = round_.rules
-    has_instant = settle_round_result(round_).has_instant
+    result = settle_round_result(round_)
     round_.state = RoundState.SHOWDOWN
-    round_.revealed = 0 if has_instant else 1
+    round_.revealed = 0 if result.has_instant else 1
     round_.phase += 1
     round_.deadline = timezone.now() + timedelta(seconds=rules.reveal_seconds)
     round_.save(update_fields=["state", "revealed", "phase", "deadline"])
-    missing = list(
-        round_.players.filter(status=PlayerStatus.PLAYING, submitted_at__isnull=True).values_list(
-            "position", flat=True
-        )
-    )
+    missing = [
+        p.position
+        for p in result.players
+        if p.status == PlayerStatus.PLAYING and p.submitted_at is None
+    ]
     _log(round_, "showdown", {"unarranged": missing})
-    _reveal(table, round_)
+    _reveal(table, round_, result)
 
 
-def _reveal(table: Table, round_: Round) -> None:
-    payload = reveal_payload(round_)
+def _reveal(table: Table, round_: Round, result: RoundResult | None = None) -> None:
+    payload = reveal_payload(round_, result)
     _log(round_, "reveal", {"revealed": round_.revealed})
     _bump(table)
     _table_event(table, {"type": "reveal", **payload})
@@ -715,8 +761,8 @@ def advance_round(round_id: int, expected_state: str, expected_phase: int) -> Ro
 
 def _settle(table: Table, round_: Round) -> None:
     """Settle with the rules snapshot of the deal and pay through the ledger, exactly once."""
-    result = settle_round_result(round_)
-    players = list(round_.players.select_related("user"))
+    result = settle_round_result(round_, with_users=True)
+    players = result.players
     deltas = {p.user_id: result.settlement.player(str(p.position)).xu for p in players}
     try:
         closure = ledger.settle_round(round_.pk, deltas)
@@ -726,7 +772,7 @@ def _settle(table: Table, round_: Round) -> None:
     for p in players:
         outcome = result.settlement.player(str(p.position))
         p.units, p.xu = outcome.units, outcome.xu
-        p.save(update_fields=["units", "xu"])
+    RoundPlayer.objects.bulk_update(players, ["units", "xu"])
     round_.state = RoundState.SETTLED
     round_.phase += 1
     round_.deadline = None
@@ -744,11 +790,18 @@ def _settle(table: Table, round_: Round) -> None:
         },
     )
     _bump(table)
-    _table_event(table, {"type": "settled", **summary_payload(round_)}, lobby=True)
+    seated = table.seat_set.count()
+    _table_event(
+        table,
+        {"type": "settled", **summary_payload(round_, players)},
+        lobby=True,
+        taken=seated,
+        state="waiting",
+    )
     logger.info("settled")
     send_on_commit(round_settled, table_id=table.pk, round_id=round_.pk)
-    if table.seat_set.count() >= 2:
-        _set_start(table, timezone.now() + timedelta(seconds=SUMMARY_SECONDS))
+    if seated >= 2:
+        _set_start(table, timezone.now() + timedelta(seconds=SUMMARY_SECONDS), taken=seated)
 
 
 # --- The sweeper ----------------------------------------------------------------------

@@ -26,6 +26,13 @@ def balance(user: Any) -> int:
     return int(value or 0)
 
 
+def balances(user_ids: list[int]) -> dict[int, int]:
+    """Several users' wallet balances in one query (0 for a wallet not yet opened)."""
+    keys = {wallet_key(user_id): user_id for user_id in user_ids}
+    found = dict(Account.objects.filter(key__in=keys).values_list("key", "balance"))
+    return {user_id: int(found.get(key) or 0) for key, user_id in keys.items()}
+
+
 def statement(user: Any, kind: str | None = None) -> QuerySet[Posting]:
     """The user's wallet postings, newest first; `balance_after` is the running balance."""
     postings = (

@@ -453,18 +453,27 @@ def _lock_round(round_id: int) -> RoundClosure | None:
 
 def hold(round_id: int, user: Any, amount: int) -> Transfer:
     """Move `amount` xu from the user's wallet into the round's escrow (once per player)."""
+    return hold_many(round_id, [(user, amount)])[0]
+
+
+def hold_many(round_id: int, holds: Sequence[tuple[Any, int]]) -> list[Transfer]:
+    """Hold several players' stakes for one round at once: all of them or none."""
     if type(round_id) is not int:
         raise LedgerError("round_id must be an int")
-    key = f"hold:{round_id}:{user.pk}"
-    leg = Leg(
-        kind=TransferKind.HOLD,
-        debit=wallet_key(user.pk),
-        credit=escrow_key(round_id),
-        amount=amount,
-        key=key,
-        round_id=round_id,
-    )
-    return post_transfers([leg], open_round=round_id)[0].transfer
+    legs = [
+        Leg(
+            kind=TransferKind.HOLD,
+            debit=wallet_key(user.pk),
+            credit=escrow_key(round_id),
+            amount=amount,
+            key=f"hold:{round_id}:{user.pk}",
+            round_id=round_id,
+        )
+        for user, amount in holds
+    ]
+    if not legs:
+        return []
+    return [posted.transfer for posted in post_transfers(legs, open_round=round_id)]
 
 
 def fee_on_gain(gain: int, percent: Decimal) -> int:
