@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import os
+import sys
 
+from django.conf import settings
 from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "maubinh_site.settings")
@@ -18,6 +20,11 @@ from games.routing import websocket_urlpatterns  # noqa: E402
 from maubinh_site.embedded import start_embedded_worker  # noqa: E402
 
 start_embedded_worker()
+# Table commands are short and mostly wait on the database; when one comes back from a
+# query it waits for the GIL, which a busy thread (the event loop writing frames) keeps
+# for up to the switch interval (5 ms by default), once per query. A shorter interval
+# keeps commands, and the table locks they hold, from queueing behind it.
+sys.setswitchinterval(settings.GIL_SWITCH_INTERVAL_US / 1_000_000)
 
 application = ProtocolTypeRouter(
     {
