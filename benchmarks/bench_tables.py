@@ -1,13 +1,17 @@
 """Live tables under load: N tables of 4 scripted websocket players against the real stack.
 
-    .venv/bin/python benchmarks/bench_tables.py [--tables 100] [--seconds 90] [--servers 2]
+    .venv/bin/python benchmarks/bench_tables.py [--tables 100] [--seconds 60] [--servers 2]
+        [--ramp 10] [--warmup 30]
 
 Creates a scratch PostgreSQL database, starts daphne processes and a Celery worker (with
 beat) on Redis, seats 4 scripted players at each table (sessions made directly, so no
 password hashing), and plays rounds continuously: every player arranges with auto-arrange
-(in a client-side process pool) and submits after a short think. It prints rounds per
-minute and the latency from sending a submission to receiving its broadcast
-(`submitted`), then runs ledger_check. Measures; asserts nothing.
+(in a client-side process pool) and submits after a short think. Tables open one after
+another over ``--ramp`` seconds; after ``--warmup`` seconds it measures for ``--seconds``:
+rounds per minute, and the latency from sending a submission to receiving its broadcast
+(the player's own ``submission`` event) and to the command's ``ok``. The warm-up figures
+(every table sitting down and dealing its first round) are printed apart. Then it runs
+ledger_check. Measures; asserts nothing.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from tempfile import mkdtemp
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -89,16 +94,29 @@ def _arrange(cards: list[str]) -> list[list[str]]:
 
 
 class Stats:
-    def __init__(self) -> None:
+    def __init__(self, measure_from: float, stop_at: float) -> None:
+        self.measure_from, self.stop_at = measure_from, stop_at
         self.latencies: list[float] = []
+        self.replies: list[float] = []
+        self.warmup: list[float] = []
         self.rounds = 0
         self.errors: dict[str, int] = {}
 
+    def record(self, sent: float, reply: dict[str, Any], broadcast: dict[str, Any]) -> None:
+        latency = (broadcast["_at"] - sent) * 1000
+        if sent < self.measure_from:
+            self.warmup.append(latency)
+        else:
+            self.latencies.append(latency)
+            self.replies.append((reply["_at"] - sent) * 1000)
+
 
 async def _player(
-    client: Player, is_host: bool, stats: Stats, stop_at: float, pool: ProcessPoolExecutor
+    client: Player, is_host: bool, stats: Stats, delay: float, pool: ProcessPoolExecutor
 ) -> None:
     loop = asyncio.get_running_loop()
+    stop_at = stats.stop_at
+    await asyncio.sleep(delay)
     await client.connect()
     await client.request(type="sit")
     if is_host:
@@ -120,25 +138,28 @@ async def _player(
         mine = await client.wait_for(
             lambda m, r=dealt["round"]: m["type"] == "submission" and m["round"] == r, timeout=30
         )
-        stats.latencies.append((mine["_at"] - sent) * 1000)
+        stats.record(sent, reply, mine)
         await client.wait_for(lambda m: m["type"] == "settled", timeout=60)
-        if is_host:
+        if is_host and stats.measure_from <= time.monotonic() < stop_at:
             stats.rounds += 1
     await client.close()
 
 
-async def _run(bases: list[str], layout: list[tuple[int, list[str]]], seconds: float) -> Stats:
-    stats = Stats()
-    stop_at = time.monotonic() + seconds
+async def _run(
+    bases: list[str], layout: list[tuple[int, list[str]]], args: argparse.Namespace
+) -> Stats:
+    now = time.monotonic()
+    stats = Stats(now + args.warmup, now + args.warmup + args.seconds)
     with ProcessPoolExecutor(max_workers=1) as pool:
         tasks = []
         clients = []
         for index, (table_id, keys) in enumerate(layout):
+            delay = args.ramp * index / len(layout)
             for seat, key in enumerate(keys):
                 base = bases[(index + seat) % len(bases)]
                 client = Player(base, f"sessionid={key}", table_id, f"t{index}p{seat}")
                 clients.append(client)
-                tasks.append(_player(client, seat == 0, stats, stop_at, pool))
+                tasks.append(_player(client, seat == 0, stats, delay, pool))
         results = await asyncio.gather(*tasks, return_exceptions=True)
     failures = [r for r in results if isinstance(r, BaseException)]
     if failures:
@@ -160,11 +181,27 @@ async def _run(bases: list[str], layout: list[tuple[int, list[str]]], seconds: f
     return stats
 
 
+def _percentiles(values: list[float]) -> str:
+    if not values:
+        return "(no submissions)"
+    ordered = sorted(values)
+
+    def pct(p: float) -> float:
+        return ordered[min(len(ordered) - 1, int(p * len(ordered)))]
+
+    return (
+        f"over {len(ordered)} submissions: p50 {pct(0.5):.1f} ms, p95 {pct(0.95):.1f} ms, "
+        f"p99 {pct(0.99):.1f} ms, max {ordered[-1]:.1f} ms, mean {statistics.fmean(ordered):.1f} ms"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=100)
-    parser.add_argument("--seconds", type=float, default=90)
+    parser.add_argument("--seconds", type=float, default=60, help="measured, after the warm-up")
     parser.add_argument("--servers", type=int, default=2)
+    parser.add_argument("--ramp", type=float, default=10, help="tables open over this time")
+    parser.add_argument("--warmup", type=float, default=30, help="seconds not measured")
     args = parser.parse_args()
 
     recreate(SERVER, BENCH_DB)
@@ -194,21 +231,17 @@ def main() -> None:
                     concurrency=int(os.environ.get("BENCH_CONCURRENCY", "3")),
                 )
             )
-            began = time.monotonic()
-            stats = asyncio.run(_run(bases, layout, args.seconds))
-            elapsed = time.monotonic() - began
-        lat = sorted(stats.latencies)
-
-        def pct(p: float) -> float:
-            return lat[min(len(lat) - 1, int(p * len(lat)))] if lat else float("nan")
+            stats = asyncio.run(_run(bases, layout, args))
 
         print(f"tables: {args.tables}, players: {4 * args.tables}, daphne: {args.servers}")
-        print(f"ran {elapsed:.0f} s: {stats.rounds} rounds = {stats.rounds / elapsed * 60:.0f}/min")
         print(
-            f"submission -> broadcast latency over {len(lat)} submissions: "
-            f"p50 {pct(0.5):.1f} ms, p95 {pct(0.95):.1f} ms, p99 {pct(0.99):.1f} ms, "
-            f"mean {statistics.fmean(lat) if lat else float('nan'):.1f} ms"
+            f"warm-up ({args.warmup:.0f} s, tables opening over {args.ramp:.0f} s): "
+            f"submission -> broadcast {_percentiles(stats.warmup)}"
         )
+        rate = stats.rounds / args.seconds * 60
+        print(f"measured {args.seconds:.0f} s: {stats.rounds} rounds = {rate:.0f}/min")
+        print(f"submission -> broadcast {_percentiles(stats.latencies)}")
+        print(f"submission -> its ok    {_percentiles(stats.replies)}")
         if stats.errors:
             print(f"refused submissions: {stats.errors}")
         check = subprocess.run(
