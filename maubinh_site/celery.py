@@ -5,9 +5,24 @@ from __future__ import annotations
 import os
 
 from celery import Celery
+from celery.signals import task_postrun, task_prerun
+from django.db import close_old_connections
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "maubinh_site.settings")
 
 app = Celery("maubinh_site")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+
+@task_prerun.connect
+@task_postrun.connect
+def _close_old_connections(**_kwargs: object) -> None:
+    """Keep a worker's database connection between tasks, as a request would.
+
+    Celery's Django fix-up closes every connection before and after every task (unless
+    CELERY_DB_REUSE_MAX, see settings), so each timer step paid for a new PostgreSQL
+    connection. Django's own rule applies instead: CONN_MAX_AGE, and a connection that
+    saw an error or is unusable is closed.
+    """
+    close_old_connections()

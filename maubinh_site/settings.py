@@ -139,6 +139,10 @@ CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# Celery's Django fix-up closes the database connection around every task unless this is
+# set; it then closes it every 2 x this many tasks. maubinh_site.celery applies Django's
+# own rule (CONN_MAX_AGE, broken connections) around each task instead.
+CELERY_DB_REUSE_MAX = 10_000
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = "Asia/Ho_Chi_Minh"
 # Redis redelivers an unacknowledged task after this; long enough for the longest countdown.
