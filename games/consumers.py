@@ -15,6 +15,7 @@ from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+from autobahn.exception import Disconnected
 from channels.consumer import get_handler_name
 from channels.db import DatabaseSyncToAsync, database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
@@ -92,6 +93,16 @@ class _Consumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             await self.error("malformed", _("A message is a JSON object with a “type”."))
             return
         await self.receive_json(content)
+
+    async def send_json(self, content: Any, close: bool = False) -> None:
+        # An event can reach a socket the browser has just closed. daphne raises
+        # autobahn's Disconnected there (the ASGI spec says an OSError); let either end
+        # the consumer and its disconnect handler would never run, leaving the player's
+        # seat counted online. Drop the message: the disconnect follows on its own.
+        try:
+            await super().send_json(content, close=close)
+        except (Disconnected, OSError):
+            logger.debug("dropped a message for a closed socket")
 
     async def error(self, code: str, message: str, ref: Any = None) -> None:
         await self.send_json({"type": "error", "code": code, "message": message, "ref": ref})
