@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import asyncio
-
 from autobahn.exception import Disconnected
 
 from games.consumers import TableConsumer
+from tests.wsclient import run_async
 
 
 def test_an_event_for_a_socket_the_browser_just_closed_is_dropped_not_raised():
@@ -19,7 +18,7 @@ def test_an_event_for_a_socket_the_browser_just_closed_is_dropped_not_raised():
         raise Disconnected("Attempt to send on a closed protocol")
 
     consumer.base_send = closed_socket
-    asyncio.run(consumer.game_event({"payload": {"type": "submitted", "version": 7}}))
+    run_async(consumer.game_event({"payload": {"type": "submitted", "version": 7}}))
     assert sent and sent[0]["type"] == "websocket.send"  # it was tried, then dropped
 
 
@@ -30,4 +29,4 @@ def test_a_socket_error_while_sending_is_dropped_too():
         raise ConnectionResetError("peer gone")
 
     consumer.base_send = reset
-    asyncio.run(consumer.error("malformed", "The message is not valid JSON."))
+    run_async(consumer.error("malformed", "The message is not valid JSON."))
