@@ -76,14 +76,15 @@ def lobby_row(
     }
 
 
-def seat_view(seat: Seat) -> dict[str, Any]:
+def seat_view(seat: Seat, balance: int | None = None) -> dict[str, Any]:
+    """A seat as the table shows it; ``balance``: the sitter's, when the caller has it."""
     is_bot = seat.user.is_bot
     return {
         "position": seat.position,
         "user": seat.user_id,
         "name": seat.user.shown_name,
         "online": is_bot or seat.connections > 0,  # bots are always present
-        "balance": ledger_selectors.balance(seat.user),
+        "balance": ledger_selectors.balance(seat.user) if balance is None else balance,
         "is_bot": is_bot,
         "difficulty": _bot_difficulty(seat.user) if is_bot else None,
     }
@@ -289,7 +290,9 @@ def round_view(round_: Round, user: User | None) -> dict[str, Any]:
 
 def table_snapshot(table: Table, user: User | None) -> dict[str, Any]:
     """Everything a (re)connecting client needs, as this user may see it."""
-    seats = [seat_view(s) for s in table.seat_set.select_related("user").order_by("position")]
+    seated = list(table.seat_set.select_related("user").order_by("position"))
+    balances = ledger_selectors.balances([s.user_id for s in seated])
+    seats = [seat_view(s, balances[s.user_id]) for s in seated]
     current = active_round(table) or latest_round(table)
     return {
         "type": "snapshot",

@@ -224,7 +224,7 @@ def sit(user: User, table_id: int, position: int | None = None) -> Seat:
             _("You are already seated at another table."), code="already_seated"
         ) from None
     _bump(table)
-    _table_event(table, {"type": "seat_taken", "seat": seat_view(seat)}, lobby=True)
+    _table_event(table, {"type": "seat_taken", "seat": seat_view(seat, balance)}, lobby=True)
     current = active_round(table)
     if current is not None:  # watching now, dealt in next round
         _log(current, "join", {"position": seat.position}, user)

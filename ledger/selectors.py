@@ -20,10 +20,7 @@ from ledger.models import (
 
 def balance(user: Any) -> int:
     """The user's wallet balance in xu (0 before the wallet exists)."""
-    value = (
-        Account.objects.filter(key=wallet_key(user.pk)).values_list("balance", flat=True).first()
-    )
-    return int(value or 0)
+    return balances([user.pk])[user.pk]
 
 
 def balances(user_ids: list[int]) -> dict[int, int]:
