@@ -6,6 +6,7 @@ import pytest
 
 from games import services
 from games.models import Table
+from games.services import common as services_common
 
 
 @pytest.fixture
@@ -28,5 +29,5 @@ def table(players) -> Table:  # type: ignore[no-untyped-def]
 def reproducible_deals(monkeypatch: pytest.MonkeyPatch) -> None:
     """In-process deals come from seeded seeds, so a test sees the same cards every run."""
     rng = random.Random(20261129)
-    monkeypatch.setattr(services, "new_server_seed", lambda: f"{rng.getrandbits(256):064x}")
-    monkeypatch.setattr(services, "new_client_seed", lambda: f"{rng.getrandbits(64):016x}")
+    monkeypatch.setattr(services_common, "new_server_seed", lambda: f"{rng.getrandbits(256):064x}")
+    monkeypatch.setattr(services_common, "new_client_seed", lambda: f"{rng.getrandbits(64):016x}")

@@ -1,0 +1,40 @@
+"""Every change to tables and rounds goes through here.
+
+One serialized command stream per table: every service locks the table row first (then
+the round row), so seat changes, submissions, leaves and timer steps of one table never
+interleave. Holds and settlements go through ``ledger.services`` inside the same
+transaction; events to browsers leave after the commit (``games.events``); timer tasks are
+enqueued on commit and carry the round ``phase`` they expect.
+
+The package is split along the table's life: ``common`` (the lock, version, events and
+round log every step shares), ``tables``, ``seats``, ``presence``, ``countdown``,
+``rounds`` (deal and arranging), ``showdown`` (reveals and settlement) and ``sweeper``.
+"""
+
+from games.services.common import new_client_seed, new_server_seed
+from games.services.presence import AWAY_AFTER, connected, disconnected, heard_from
+from games.services.rounds import start_round, start_round_when_due, submit_arrangement
+from games.services.seats import set_client_seed, sit, stand
+from games.services.showdown import SUMMARY_SECONDS, advance_round
+from games.services.sweeper import sweep_due
+from games.services.tables import MIN_BALANCE_STAKES, create_table
+
+__all__ = [
+    "AWAY_AFTER",
+    "MIN_BALANCE_STAKES",
+    "SUMMARY_SECONDS",
+    "advance_round",
+    "connected",
+    "create_table",
+    "disconnected",
+    "heard_from",
+    "new_client_seed",
+    "new_server_seed",
+    "set_client_seed",
+    "sit",
+    "stand",
+    "start_round",
+    "start_round_when_due",
+    "submit_arrangement",
+    "sweep_due",
+]

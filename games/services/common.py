@@ -1,0 +1,126 @@
+"""The table's command stream: its lock, its version, its events and its round log."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Subquery, Value
+from django.db.models.functions import Coalesce
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from accounts.models import User
+from games import events
+from games.errors import NotFound
+from games.models import (
+    Round,
+    RoundEvent,
+    Table,
+)
+from games.selectors import (
+    lobby_row,
+)
+
+
+def new_server_seed() -> str:
+    """A fresh secret server seed (CSPRNG), committed to before each deal."""
+    return secrets.token_hex(32)
+
+
+def new_client_seed() -> str:
+    """The client seed a player starts with; they may choose their own."""
+    return secrets.token_hex(8)
+
+
+def lock_table(table_id: Any) -> Table:
+    # The table row is the lock of its whole command stream (see the module docstring).
+    # The host comes along (lobby rows show it) without locking the host's user row.
+    try:
+        return Table.objects.select_for_update(of=("self",)).select_related("host").get(pk=table_id)
+    except (Table.DoesNotExist, ValueError, TypeError):
+        raise NotFound() from None
+
+
+def bump(table: Table, *fields: str) -> int:
+    """Count one visible change of the table; every public event carries the new version."""
+    table.version += 1
+    table.save(update_fields=["version", *fields])
+    return table.version
+
+
+def table_event(
+    table: Table,
+    payload: dict[str, Any],
+    *,
+    lobby: bool = False,
+    taken: int | None = None,
+    state: str | None = None,
+) -> None:
+    """Tell the table; with ``lobby``, also the lobby (seats taken or the table's state moved).
+
+    A caller that knows the seats taken and the table's state passes them, saving the
+    lobby row their queries.
+    """
+    events.to_table(table.pk, {**payload, "table": table.pk, "version": table.version})
+    if lobby:
+        events.to_lobby({"type": "table", "table": lobby_row(table, taken=taken, state=state)})
+
+
+def log(round_: Round, kind: str, data: dict[str, Any], user: User | None = None) -> None:
+    # The next number is computed inside the INSERT: one round trip. The table lock held
+    # by every caller keeps two writers from taking the same number.
+    following = Coalesce(
+        Subquery(RoundEvent.objects.filter(round=round_).order_by("-seq").values("seq")[:1]),
+        Value(0),
+    ) + Value(1)
+    RoundEvent.objects.create(round=round_, seq=following, kind=kind, user=user, data=data)
+
+
+def log_many(round_: Round, entries: list[tuple[str, dict[str, Any], User | None]]) -> None:
+    """Several entries at once, numbered after the last one (one read, one INSERT)."""
+    last = RoundEvent.objects.filter(round=round_).order_by("-seq").values_list("seq", flat=True)
+    start = (last.first() or 0) + 1
+    RoundEvent.objects.bulk_create(
+        RoundEvent(round=round_, seq=start + i, kind=kind, user=user, data=data)
+        for i, (kind, data, user) in enumerate(entries)
+    )
+
+
+def enqueue_advance(round_: Round) -> None:
+    from games.tasks import advance_round as task
+
+    args = (round_.pk, round_.state, round_.phase)
+    eta = round_.deadline or timezone.now()
+    transaction.on_commit(lambda: task.apply_async(args, eta=eta))
+
+
+def lock_round(round_id: Any, table_id: int | None = None) -> tuple[Table, Round]:
+    """Lock the round's table, then the round. With ``table_id`` (a table's socket), a
+    round of another table is refused as not the caller's."""
+    try:
+        round_pk = int(round_id)
+    except (ValueError, TypeError):
+        raise NotFound() from None
+    if table_id is None:
+        table = lock_table(Subquery(Round.objects.filter(pk=round_pk).values("table_id")[:1]))
+    else:
+        table = lock_table(table_id)
+    round_ = Round.objects.select_for_update().filter(pk=round_pk, table=table).first()
+    if round_ is None:
+        if Round.objects.filter(pk=round_pk).exists():
+            raise NotFound(_("You are not playing in this round."), code="not_in_round")
+        raise NotFound()
+    return table, round_
+
+
+def end_arranging_now(round_: Round) -> None:
+    """Everyone still playing has submitted: the showdown starts at once.
+
+    It starts through the same timer task as at the deadline (now due), so the last
+    submission stays as quick as the others and the showdown has one code path.
+    """
+    round_.deadline = timezone.now()
+    round_.save(update_fields=["deadline"])
+    enqueue_advance(round_)

@@ -1,0 +1,276 @@
+"""Dealing a round and accepting arrangements."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from accounts.errors import SeatRefused
+from accounts.models import User
+from accounts.services import ensure_can_sit
+from games import events
+from games.errors import NotFound, RoundError, StaleVersion
+from games.models import (
+    PlayerStatus,
+    Round,
+    RoundPlayer,
+    RoundState,
+    Seat,
+    Table,
+)
+from games.rules import ArrangementError, format_cards, parse_cards
+from games.rules.fair import commitment, deal_from_seeds
+from games.rules.presets import hold_amount
+from games.rules.scoring import validate_arrangement
+from games.selectors import (
+    active_round,
+    is_foul_arrangement,
+)
+from games.services import common
+from games.services.common import (
+    bump,
+    end_arranging_now,
+    enqueue_advance,
+    lock_round,
+    lock_table,
+    log,
+    log_many,
+    table_event,
+)
+from games.services.countdown import enqueue_start
+from games.services.presence import is_away
+from games.services.seats import remove_seat
+from games.signals import round_dealt, send_on_commit
+from ledger import selectors as ledger_selectors
+from ledger import services as ledger
+from maubinh_site.logcontext import log_context
+
+logger = logging.getLogger(__name__)
+
+ARRANGEMENT_MESSAGES = {
+    "chi_count": _("An arrangement has exactly three chi: 5, 5 and 3 cards."),
+    "chi_size": _("Chi 1 and chi 2 take 5 cards each, chi 3 takes 3."),
+    "card_unknown": _("That is not a card."),
+    "card_duplicate": _("A card appears twice in your arrangement."),
+    "card_not_dealt": _("Your arrangement uses a card you were not dealt."),
+}
+
+
+@transaction.atomic
+def start_round(user: User, table_id: int) -> Round:
+    """The host's Start button."""
+    table = lock_table(table_id)
+    if table.host_id != user.pk:
+        raise RoundError(_("Only the host can start the round."), code="not_host")
+    if active_round(table) is not None:
+        raise RoundError(_("A round is already being played."), code="round_running")
+    if table.seat_set.count() < 2:
+        raise RoundError(_("At least two players must be seated."), code="too_few_players")
+    round_ = deal(table)
+    if round_ is None:
+        raise RoundError(
+            _("Not enough players are present and able to pay."), code="too_few_players"
+        )
+    return round_
+
+
+@transaction.atomic
+def start_round_when_due(table_id: int, expected_start_at: str | None = None) -> Round | None:
+    """The automatic start: deal if the countdown this timer belongs to has run out."""
+    try:
+        table = lock_table(table_id)
+    except NotFound:
+        return None
+    if table.start_at is None:
+        return None
+    if expected_start_at is not None and table.start_at.isoformat() != expected_start_at:
+        return None  # the countdown restarted or was cancelled since this timer was set
+    if timezone.now() < table.start_at:
+        enqueue_start(table.pk, table.start_at)  # fired early: try again on time
+        return None
+    if active_round(table) is not None:
+        return None
+    return deal(table)
+
+
+def deal(table: Table) -> Round | None:
+    """Stand up who cannot play, then deal, hold the stakes and start the arranging clock."""
+    now = timezone.now()
+    table.start_at = None  # saved by the bump below, with the version
+    playing: list[Seat] = []
+    seats = list(table.seat_set.select_related("user").order_by("position"))
+    balances = ledger_selectors.balances([seat.user_id for seat in seats])
+    for seat in seats:
+        reason = cannot_play(table, seat, now, balances[seat.user_id])
+        if reason is None:
+            playing.append(seat)
+        else:
+            remove_seat(table, seat, reason=reason)
+    if len(playing) < 2:
+        bump(table, "start_at")
+        table_event(table, {"type": "countdown", "start_at": None}, lobby=True)
+        return None
+
+    rules = table.rules
+    server_seed = common.new_server_seed()  # via the module: tests seed it
+    client_seeds = [seat.client_seed for seat in playing]
+    hands = deal_from_seeds(server_seed, client_seeds, len(playing))
+    last = table.rounds.order_by("-number").values_list("number", flat=True).first() or 0
+    version = bump(table, "start_at")
+    round_ = Round.objects.create(
+        table=table,
+        number=last + 1,
+        state=RoundState.ARRANGING,
+        phase=1,
+        dealt_version=version,
+        rules_json=rules.to_dict(),
+        stake=table.stake,
+        server_seed=server_seed,
+        server_seed_hash=commitment(server_seed),
+        client_seeds=client_seeds,
+        deadline=now + timedelta(seconds=rules.arrange_seconds),
+    )
+    with log_context(table=table.pk, round=round_.pk):
+        n = len(playing)
+        players: list[RoundPlayer] = []
+        for seat, hand in zip(playing, hands, strict=True):
+            held = hold_amount(rules, table.stake, balances[seat.user_id], n)
+            players.append(
+                RoundPlayer(
+                    round=round_,
+                    user=seat.user,
+                    position=seat.position,
+                    cards=format_cards(hand),
+                    hold=held,
+                    cap=held // (n - 1),
+                )
+            )
+        ledger.hold_many(round_.pk, [(p.user, p.hold) for p in players if p.hold > 0])
+        RoundPlayer.objects.bulk_create(players)
+        deal = {
+            "commitment": round_.server_seed_hash,
+            "client_seeds": client_seeds,
+            "players": [
+                {"user": p.user_id, "position": p.position, "hold": p.hold, "cap": p.cap}
+                for p in players
+            ],
+        }
+        log_many(
+            round_,
+            [("deal", deal, None)]
+            + [("cards", {"position": p.position, "cards": p.cards}, p.user) for p in players],
+        )
+        logger.info("dealt to %d players", n)
+    table_event(
+        table,
+        {
+            "type": "round_started",
+            "round": round_.pk,
+            "number": round_.number,
+            "commitment": round_.server_seed_hash,
+            "client_seeds": client_seeds,
+            "deadline": round_.deadline.isoformat() if round_.deadline else None,
+            "players": [
+                {"position": p.position, "user": p.user_id, "hold": p.hold} for p in players
+            ],
+        },
+        lobby=True,
+        taken=len(playing),
+        state="playing",
+    )
+    for player in players:
+        events.to_player(
+            table.pk,
+            player.user_id,
+            {
+                "type": "cards",
+                "table": table.pk,
+                "round": round_.pk,
+                "version": table.version,
+                "cards": player.cards,
+            },
+        )
+    enqueue_advance(round_)
+    send_on_commit(round_dealt, table_id=table.pk, round_id=round_.pk)
+    return round_
+
+
+def cannot_play(table: Table, seat: Seat, now: datetime, balance: int) -> str | None:
+    """Why this seated player is stood up at the deal, or None."""
+    if is_away(seat, now):
+        return "away"
+    try:
+        ensure_can_sit(seat.user)
+    except SeatRefused:
+        return "suspended"
+    if balance < table.min_balance:
+        return "balance_too_low"
+    return None
+
+
+@transaction.atomic
+def submit_arrangement(
+    user: User,
+    round_id: Any,
+    chi: Sequence[Sequence[str]],
+    *,
+    seen_version: int | None = None,
+    table_id: int | None = None,
+) -> RoundPlayer:
+    """Accept (or replace) a player's arrangement until the deadline or the showdown.
+
+    A foul arrangement is accepted (it loses); a forged or miscounted one is refused.
+    ``seen_version`` is the table version the client last saw: a client that has not yet
+    seen this round's deal (a stale tab) is refused. ``table_id`` is the table the
+    request came from, when known.
+    """
+    table, round_ = lock_round(round_id, table_id)
+    everyone = list(round_.players.all())
+    player = next((p for p in everyone if p.user_id == user.pk), None)
+    if player is None:
+        raise NotFound(_("You are not playing in this round."), code="not_in_round")
+    if seen_version is not None and seen_version < round_.dealt_version:
+        raise StaleVersion()
+    if round_.state != RoundState.ARRANGING:
+        raise RoundError(_("Arranging is over for this round."), code="not_arranging")
+    if round_.deadline is not None and timezone.now() >= round_.deadline:
+        raise RoundError(_("Time is up: the arrangement was not accepted."), code="too_late")
+    if player.status == PlayerStatus.LEFT:
+        raise RoundError(_("You have left this round."), code="left")
+    try:
+        arranged = validate_arrangement(parse_cards(player.cards), chi)
+    except ArrangementError as exc:
+        raise RoundError(ARRANGEMENT_MESSAGES.get(exc.code, exc.args[0]), code=exc.code) from exc
+    player.arrangement = [format_cards(part) for part in arranged]
+    player.submitted_at = timezone.now()
+    player.save(update_fields=["arrangement", "submitted_at"])
+    foul = is_foul_arrangement(round_.rules, player.arrangement)
+    log(
+        round_,
+        "submit",
+        {"position": player.position, "chi": player.arrangement, "foul": foul},
+        user,
+    )
+    bump(table)
+    table_event(table, {"type": "submitted", "round": round_.pk, "position": player.position})
+    events.to_player(
+        table.pk,
+        user.pk,
+        {
+            "type": "submission",
+            "table": table.pk,
+            "round": round_.pk,
+            "version": table.version,
+            "chi": player.arrangement,
+            "foul": foul,
+        },
+    )
+    if all(p.submitted_at is not None for p in everyone if p.status == PlayerStatus.PLAYING):
+        end_arranging_now(round_)
+    return player

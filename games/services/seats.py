@@ -1,0 +1,194 @@
+"""Sitting down, standing up (a leave during a round), client seeds."""
+
+from __future__ import annotations
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from accounts.errors import SeatRefused
+from accounts.models import User
+from accounts.services import ensure_can_sit
+from games.errors import SeatError
+from games.models import (
+    PlayerStatus,
+    Round,
+    RoundPlayer,
+    RoundState,
+    Seat,
+    Table,
+)
+from games.selectors import (
+    active_round,
+    seat_view,
+)
+from games.services import common
+from games.services.common import bump, end_arranging_now, lock_table, log, table_event
+from games.services.countdown import schedule_auto_start
+from games.signals import seat_changed, seat_wanted, send_on_commit
+from ledger import selectors as ledger_selectors
+
+MAX_CLIENT_SEED = 64
+
+
+@transaction.atomic
+def sit(user: User, table_id: int, position: int | None = None) -> Seat:
+    """Take a free seat (the first free one unless ``position`` is given)."""
+    table = lock_table(table_id)
+    existing = Seat.objects.filter(user=user).select_related("table").first()
+    if existing is not None:
+        if existing.table_id == table.pk:
+            return existing  # a double click sits once
+        raise SeatError(
+            _("You are already seated at table “%(name)s”. Leave it first."),
+            code="already_seated",
+            name=existing.table.name,
+        )
+    if not table.is_open:
+        raise SeatError(_("This table is closed."), code="table_closed")
+    try:
+        ensure_can_sit(user)
+    except SeatRefused as exc:
+        raise SeatError(exc.message, code=exc.code) from exc
+    balance = ledger_selectors.balance(user)
+    if balance < table.min_balance:
+        raise SeatError(
+            _("You need at least %(minimum)s xu to sit here; you have %(balance)s xu."),
+            code="balance_too_low",
+            minimum=table.min_balance,
+            balance=balance,
+        )
+    taken = set(table.seat_set.values_list("position", flat=True))
+    free = [p for p in range(table.seats) if p not in taken]
+    if not free and not user.is_bot:
+        free = make_room(table)
+    if not free:
+        raise SeatError(_("This table is full."), code="table_full")
+    if position is None:
+        position = free[0]
+    elif position not in free:
+        raise SeatError(_("That seat was just taken. Pick another."), code="seat_taken")
+    try:
+        # A savepoint: two tables' locks do not stop one user sitting at both at once;
+        # the one-seat-per-user constraint does, and the loser gets a clear message.
+        with transaction.atomic():
+            seat = Seat.objects.create(
+                table=table,
+                user=user,
+                position=position,
+                client_seed=common.new_client_seed(),  # via the module: tests seed it
+                last_seen_at=timezone.now(),
+            )
+    except IntegrityError:
+        raise SeatError(
+            _("You are already seated at another table."), code="already_seated"
+        ) from None
+    bump(table)
+    table_event(table, {"type": "seat_taken", "seat": seat_view(seat, balance)}, lobby=True)
+    current = active_round(table)
+    if current is not None:  # watching now, dealt in next round
+        log(current, "join", {"position": seat.position}, user)
+    send_on_commit(seat_changed, table_id=table.pk)
+    schedule_auto_start(table)
+    return seat
+
+
+def make_room(table: Table) -> list[int]:
+    """A person needs a seat a bot holds: a bot that is not playing the current round gives
+    it up now; bots never leave mid-round, so otherwise one gives it up when the round ends
+    (the bots app listens to ``seat_wanted``) and the person is asked to try again."""
+    bot_seats = table.seat_set.filter(user__is_bot=True)
+    round_ = active_round(table)
+    if round_ is not None:
+        bot_seats = bot_seats.exclude(user__in=round_.players.values("user"))
+    seat = bot_seats.order_by("-position").first()
+    if seat is not None:
+        remove_seat(table, seat, reason="made_room")
+        return [seat.position]
+    if round_ is not None and table.seat_set.filter(user__is_bot=True).exists():
+        # Sent now, not on commit: the refusal below rolls this transaction back.
+        seat_wanted.send(sender=None, table_id=table.pk)
+        raise SeatError(
+            _("Bots are playing this round; one will give you its seat when the round ends."),
+            code="table_full_bots",
+        )
+    return []
+
+
+@transaction.atomic
+def stand(user: User) -> None:
+    """Leave the seat. During a round this is a leave (RULES.md section 8)."""
+    seat = Seat.objects.filter(user=user).first()
+    if seat is None:
+        return  # already standing: a repeated click changes nothing
+    table = lock_table(seat.table_id)
+    seat = Seat.objects.filter(pk=seat.pk).first()
+    if seat is None:
+        return
+    round_ = active_round(table, lock=True)
+    if round_ is not None:
+        player = round_.players.filter(user=user, status=PlayerStatus.PLAYING).first()
+        if player is not None:
+            leave_round(table, round_, player)
+    remove_seat(table, seat, reason="left")
+    if round_ is None:
+        schedule_auto_start(table)
+
+
+def remove_seat(table: Table, seat: Seat, *, reason: str) -> None:
+    position, user_id = seat.position, seat.user_id
+    seat.delete()
+    bump(table)
+    table_event(
+        table,
+        {"type": "seat_left", "position": position, "user": user_id, "reason": reason},
+        lobby=True,
+    )
+    send_on_commit(seat_changed, table_id=table.pk)
+
+
+@transaction.atomic
+def set_client_seed(user: User, table_id: int, seed: str) -> Seat:
+    """Choose the client seed mixed into the next deal (provably fair)."""
+    if not isinstance(seed, str) or not 1 <= len(seed) <= MAX_CLIENT_SEED or not seed.isprintable():
+        raise SeatError(_("A client seed is 1 to 64 printable characters."), code="bad_client_seed")
+    lock_table(table_id)
+    seat = Seat.objects.filter(user=user, table_id=table_id).first()
+    if seat is None:
+        raise SeatError(_("You are not seated at this table."), code="not_seated")
+    seat.client_seed = seed
+    seat.save(update_fields=["client_seed"])
+    return seat
+
+
+def leave_round(table: Table, round_: Round, player: RoundPlayer) -> None:
+    """RULES.md section 8: before the showdown all 3 chi are forfeited; during it, the
+    chi not yet revealed. After the last reveal there is nothing left to forfeit."""
+    if round_.state == RoundState.SHOWDOWN and round_.revealed >= 3:
+        return
+    player.status = PlayerStatus.LEFT
+    player.left_after_chi = round_.revealed if round_.state == RoundState.SHOWDOWN else 0
+    player.save(update_fields=["status", "left_after_chi"])
+    log(
+        round_,
+        "leave",
+        {"position": player.position, "after_chi": player.left_after_chi},
+        player.user,
+    )
+    bump(table)
+    table_event(
+        table,
+        {
+            "type": "player_left",
+            "round": round_.pk,
+            "position": player.position,
+            "after_chi": player.left_after_chi,
+        },
+    )
+    if (
+        round_.state == RoundState.ARRANGING
+        and not round_.players.filter(
+            status=PlayerStatus.PLAYING, submitted_at__isnull=True
+        ).exists()
+    ):
+        end_arranging_now(round_)

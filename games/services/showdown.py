@@ -1,0 +1,136 @@
+"""The showdown: reveals chi by chi on the timer, then settlement through the ledger."""
+
+from __future__ import annotations
+
+import logging
+from datetime import timedelta
+
+from django.db import transaction
+from django.utils import timezone
+
+from games.errors import NotFound
+from games.models import (
+    PlayerStatus,
+    Round,
+    RoundPlayer,
+    RoundState,
+    Table,
+)
+from games.selectors import (
+    RoundResult,
+    reveal_payload,
+    round_transfer_ids,
+    settle_round_result,
+    summary_payload,
+)
+from games.services.common import bump, enqueue_advance, lock_round, log, table_event
+from games.services.countdown import set_start
+from games.signals import round_settled, send_on_commit
+from ledger import services as ledger
+from ledger.errors import LedgerError
+from maubinh_site.logcontext import log_context
+
+logger = logging.getLogger(__name__)
+
+SUMMARY_SECONDS = 6
+"""How long the summary shows before the next round is dealt."""
+
+
+def begin_showdown(table: Table, round_: Round) -> None:
+    rules = round_.rules
+    result = settle_round_result(round_)
+    round_.state = RoundState.SHOWDOWN
+    round_.revealed = 0 if result.has_instant else 1
+    round_.phase += 1
+    round_.deadline = timezone.now() + timedelta(seconds=rules.reveal_seconds)
+    round_.save(update_fields=["state", "revealed", "phase", "deadline"])
+    missing = [
+        p.position
+        for p in result.players
+        if p.status == PlayerStatus.PLAYING and p.submitted_at is None
+    ]
+    log(round_, "showdown", {"unarranged": missing})
+    reveal(table, round_, result)
+
+
+def reveal(table: Table, round_: Round, result: RoundResult | None = None) -> None:
+    payload = reveal_payload(round_, result)
+    log(round_, "reveal", {"revealed": round_.revealed})
+    bump(table)
+    table_event(table, {"type": "reveal", **payload})
+    enqueue_advance(round_)
+
+
+@transaction.atomic
+def advance_round(round_id: int, expected_state: str, expected_phase: int) -> Round | None:
+    """The timer step: end arranging, reveal the next chi, or settle. Idempotent.
+
+    A task that finds the round in another state or phase is stale (a duplicate, a retry,
+    or the showdown began early) and does nothing; one that fires early reschedules.
+    """
+    try:
+        table, round_ = lock_round(round_id)
+    except NotFound:
+        return None
+    if round_.state != expected_state or round_.phase != expected_phase:
+        return None
+    if round_.deadline is not None and timezone.now() < round_.deadline:
+        enqueue_advance(round_)
+        return None
+    with log_context(table=table.pk, round=round_.pk):
+        if round_.state == RoundState.ARRANGING:
+            begin_showdown(table, round_)
+        elif round_.state == RoundState.SHOWDOWN and round_.revealed < 3:
+            round_.revealed += 1
+            round_.phase += 1
+            round_.deadline = timezone.now() + timedelta(seconds=round_.rules.reveal_seconds)
+            round_.save(update_fields=["revealed", "phase", "deadline"])
+            reveal(table, round_)
+        elif round_.state == RoundState.SHOWDOWN:
+            settle(table, round_)
+    return round_
+
+
+def settle(table: Table, round_: Round) -> None:
+    """Settle with the rules snapshot of the deal and pay through the ledger, exactly once."""
+    result = settle_round_result(round_, with_users=True)
+    players = result.players
+    deltas = {p.user_id: result.settlement.player(str(p.position)).xu for p in players}
+    try:
+        closure = ledger.settle_round(round_.pk, deltas)
+    except LedgerError:
+        logger.exception("ledger refused the settlement")
+        raise
+    for p in players:
+        outcome = result.settlement.player(str(p.position))
+        p.units, p.xu = outcome.units, outcome.xu
+    RoundPlayer.objects.bulk_update(players, ["units", "xu"])
+    round_.state = RoundState.SETTLED
+    round_.phase += 1
+    round_.deadline = None
+    round_.settled_at = timezone.now()
+    round_.settlement = result.settlement.to_json()
+    round_.save(update_fields=["state", "phase", "deadline", "settled_at", "settlement"])
+    log(
+        round_,
+        "settled",
+        {
+            "deltas": {str(k): v for k, v in deltas.items()},
+            "transfers": round_transfer_ids(round_.pk),
+            "fee": closure.fee,
+            "server_seed": round_.server_seed,
+        },
+    )
+    bump(table)
+    seated = table.seat_set.count()
+    table_event(
+        table,
+        {"type": "settled", **summary_payload(round_, players)},
+        lobby=True,
+        taken=seated,
+        state="waiting",
+    )
+    logger.info("settled")
+    send_on_commit(round_settled, table_id=table.pk, round_id=round_.pk)
+    if seated >= 2:
+        set_start(table, timezone.now() + timedelta(seconds=SUMMARY_SECONDS), taken=seated)

@@ -1,0 +1,39 @@
+"""The sweeper: advances what lost timers or dead workers left due."""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime, timedelta
+
+from django.utils import timezone
+
+from games.models import (
+    Round,
+    RoundState,
+    Table,
+)
+from games.services.rounds import start_round_when_due
+from games.services.showdown import advance_round
+
+logger = logging.getLogger(__name__)
+
+
+def sweep_due(now: datetime | None = None, grace: timedelta = timedelta(seconds=1)) -> int:
+    """Advance every round and table whose deadline has passed (lost timers, dead workers)."""
+    now = now or timezone.now()
+    moved = 0
+    due_rounds = Round.objects.filter(
+        state__in=[RoundState.ARRANGING, RoundState.SHOWDOWN], deadline__lte=now - grace
+    ).values_list("pk", "state", "phase")
+    for round_id, state, phase in due_rounds:
+        try:
+            moved += advance_round(round_id, state, phase) is not None
+        except Exception:
+            logger.exception("sweeper could not advance round %s", round_id)
+    due_tables = Table.objects.filter(start_at__lte=now - grace).values_list("pk", flat=True)
+    for table_id in due_tables:
+        try:
+            moved += start_round_when_due(table_id) is not None
+        except Exception:
+            logger.exception("sweeper could not start a round at table %s", table_id)
+    return moved
