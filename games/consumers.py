@@ -161,13 +161,16 @@ class LobbyConsumer(_Consumer):
 
 
 class TableConsumer(_Consumer):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.in_order = InOrder(self.send_json)  # this socket's events, in version order
+
     async def connect(self) -> None:
         self._setup()
         self.user = self.scope.get("user")
         self.present = False
         # This socket's presence row (games.services.presence), renewed by its pings.
         self.connection_id = uuid.uuid4()
-        self.in_order = InOrder(self.send_json)
         if self.user is None or not self.user.is_authenticated:
             await self.close(code=CLOSE_UNAUTHENTICATED)
             return
@@ -191,8 +194,7 @@ class TableConsumer(_Consumer):
                 await self.server_error()
 
     async def disconnect(self, code: int) -> None:
-        if hasattr(self, "in_order"):
-            self.in_order.close()
+        self.in_order.close()
         await super().disconnect(code)
         if getattr(self, "present", False):
             try:
