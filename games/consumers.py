@@ -11,6 +11,7 @@ import asyncio
 import json
 import logging
 import time
+import uuid
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -26,6 +27,7 @@ from django.utils.translation import gettext as _
 from games import events, selectors, services
 from games.errors import GameError
 from games.models import Table
+from games.sequencer import InOrder
 
 logger = logging.getLogger(__name__)
 
@@ -107,6 +109,10 @@ class _Consumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     async def error(self, code: str, message: str, ref: Any = None) -> None:
         await self.send_json({"type": "error", "code": code, "message": message, "ref": ref})
 
+    async def server_error(self, ref: Any = None) -> None:
+        """A failure of ours (a bug, the database away): the socket stays open."""
+        await self.error("server_error", _("Something went wrong; nothing was changed."), ref)
+
     async def game_event(self, event: dict[str, Any]) -> None:
         await self.send_json(event["payload"])
 
@@ -141,18 +147,30 @@ class LobbyConsumer(_Consumer):
         return [selectors.lobby_row(t) for t in selectors.open_tables()]
 
     async def receive_json(self, content: dict[str, Any], **kwargs: Any) -> None:
-        if content["type"] == "snapshot":
-            await self.send_json({"type": "lobby", "tables": await self._tables()})
-        else:
-            with translation.override(self._language()):
+        with translation.override(self._language()):
+            if content["type"] != "snapshot":
                 await self.error("unknown_type", _("Unknown message type."), content.get("ref"))
+                return
+            try:
+                tables = await self._tables()
+            except Exception:
+                logger.exception("lobby: snapshot failed")
+                await self.server_error(content.get("ref"))
+                return
+            await self.send_json({"type": "lobby", "tables": tables})
 
 
 class TableConsumer(_Consumer):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.in_order = InOrder(self.send_json)  # this socket's events, in version order
+
     async def connect(self) -> None:
         self._setup()
         self.user = self.scope.get("user")
         self.present = False
+        # This socket's presence row (games.services.presence), renewed by its pings.
+        self.connection_id = uuid.uuid4()
         if self.user is None or not self.user.is_authenticated:
             await self.close(code=CLOSE_UNAUTHENTICATED)
             return
@@ -163,25 +181,52 @@ class TableConsumer(_Consumer):
         await self.accept()
         await self.join(events.table_group(self.table_id))
         await self.join(events.private_group(self.table_id, self.user.pk))
-        await database_sync_to_async(services.connected)(self.user, self.table_id)
         self.present = True
-        await self.send_snapshot()
+        with translation.override(self._language()):
+            try:
+                await database_sync_to_async(services.connected)(
+                    self.user, self.table_id, self.connection_id
+                )
+                await self.send_snapshot()
+            except Exception:
+                # The socket stays: its next ping registers it, the page asks for a snapshot.
+                logger.exception("table %s: connect failed", self.table_id)
+                await self.server_error()
 
     async def disconnect(self, code: int) -> None:
+        self.in_order.close()
         await super().disconnect(code)
         if getattr(self, "present", False):
-            await database_sync_to_async(services.disconnected)(self.user, self.table_id)
+            try:
+                await database_sync_to_async(services.disconnected)(
+                    self.user, self.table_id, self.connection_id
+                )
+            except Exception:
+                # The row stops being renewed and expires (games.services.presence).
+                logger.exception("table %s: disconnect not recorded", self.table_id)
+
+    async def game_event(self, event: dict[str, Any]) -> None:
+        await self.in_order.event(event["payload"], private=event.get("private", False))
 
     async def send_snapshot(self, ref: Any = None) -> None:
         snapshot = await database_sync_to_async(self._snapshot)()
         snapshot["ref"] = ref
-        await self.send_json(snapshot)
+        await self.in_order.snapshot(snapshot)
 
     def _snapshot(self) -> dict[str, Any]:
         table = Table.objects.select_related("host").get(pk=self.table_id)
         return selectors.table_snapshot(table, self.user)
 
     async def receive_json(self, content: dict[str, Any], **kwargs: Any) -> None:
+        # Whatever fails (the database in a snapshot too), the socket stays open.
+        try:
+            await self._receive(content)
+        except Exception:
+            logger.exception("table %s: %s failed", self.table_id, content["type"])
+            with translation.override(self._language()):
+                await self.server_error(content.get("ref"))
+
+    async def _receive(self, content: dict[str, Any]) -> None:
         kind, ref = content["type"], content.get("ref")
         handler = self.HANDLERS.get(kind)
         with translation.override(self._language()):
@@ -205,9 +250,7 @@ class TableConsumer(_Consumer):
                 return
             except Exception:
                 logger.exception("table %s: %s failed", self.table_id, kind)
-                await self.error(
-                    "server_error", _("Something went wrong; nothing was changed."), ref
-                )
+                await self.server_error(ref)
                 return
             await self.send_json({"type": "ok", "for": kind, "ref": ref, **(reply or {})})
 
@@ -245,7 +288,6 @@ class TableConsumer(_Consumer):
         if position is not None and (isinstance(position, bool) or not isinstance(position, int)):
             raise TypeError("position")
         seat = services.sit(self.user, self.table_id, position)
-        services.connected(self.user, self.table_id)
         return {"position": seat.position}
 
     def _stand(self, content: dict[str, Any]) -> None:
@@ -268,7 +310,7 @@ class TableConsumer(_Consumer):
         services.set_client_seed(self.user, self.table_id, content["seed"])
 
     def _ping(self, content: dict[str, Any]) -> dict[str, Any]:
-        services.heard_from(self.user, self.table_id)
+        services.heard_from(self.user, self.table_id, self.connection_id)
         from django.utils import timezone
 
         return {"server_now": timezone.now().isoformat()}

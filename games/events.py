@@ -87,21 +87,26 @@ def _group_send(layer: BaseChannelLayer, group: str, message: dict[str, Any]) ->
         async_to_sync(layer.group_send)(group, message)
 
 
-def _send(group: str, payload: dict[str, Any]) -> None:
+def _send(group: str, payload: dict[str, Any], private: bool = False) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
     try:
-        _group_send(layer, group, {"type": "game.event", "payload": payload})
+        _group_send(layer, group, {"type": "game.event", "payload": payload, "private": private})
     except Exception:
         # The state is committed; a client that misses this event sees a version gap and
         # asks for a snapshot. Never let a broadcast failure surface as a failed action.
         logger.exception("broadcast to %s failed", group)
 
 
-def publish(group: str, payload: dict[str, Any]) -> None:
-    """Send ``payload`` to ``group`` once the current transaction commits (now if none)."""
-    transaction.on_commit(lambda: _send(group, payload))
+def publish(group: str, payload: dict[str, Any], *, private: bool = False) -> None:
+    """Send ``payload`` to ``group`` once the current transaction commits (now if none).
+
+    Sent after the commit, events of one table can overtake each other on their way: the
+    next command of the table commits while this thread (or another process) is still
+    sending. The table socket puts them back in version order (``games.sequencer``).
+    """
+    transaction.on_commit(lambda: _send(group, payload, private))
 
 
 def to_table(table_id: int, payload: dict[str, Any]) -> None:
@@ -109,7 +114,7 @@ def to_table(table_id: int, payload: dict[str, Any]) -> None:
 
 
 def to_player(table_id: int, user_id: int, payload: dict[str, Any]) -> None:
-    publish(private_group(table_id, user_id), payload)
+    publish(private_group(table_id, user_id), payload, private=True)
 
 
 def to_lobby(payload: dict[str, Any]) -> None:

@@ -75,8 +75,8 @@ class Seat(models.Model):
     )
     position = models.PositiveSmallIntegerField()
     client_seed = models.CharField(max_length=64)
-    # Open websocket connections of this user to this table, and when one was last heard.
-    connections = models.PositiveIntegerField(default=0)
+    # When a connection of this user to this table was last heard, as of its close or the
+    # sit (open connections are ``Connection`` rows, renewed by their heartbeat).
     last_seen_at = models.DateTimeField()
     joined_at = models.DateTimeField(auto_now_add=True)
 
@@ -89,6 +89,26 @@ class Seat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table} seat {self.position + 1}"
+
+
+class Connection(models.Model):
+    """One open table websocket, alive while its heartbeat keeps ``seen_at`` fresh.
+
+    Presence is derived from these rows rather than counted: a socket whose process died
+    (kill -9, a crash) stops renewing its row and expires on its own, so nothing can leak.
+    """
+
+    id = models.UUIDField(primary_key=True)
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="connections")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
+    opened_at = models.DateTimeField()
+    seen_at = models.DateTimeField(db_index=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["table", "user"], name="connection_table_user")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} at {self.table_id} ({self.pk})"
 
 
 class RoundState(models.TextChoices):

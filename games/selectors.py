@@ -13,7 +13,7 @@ from django.db.models import QuerySet
 from django.utils import timezone
 
 from accounts.models import User
-from games.models import PlayerStatus, Round, RoundPlayer, RoundState, Seat, Table
+from games.models import Connection, PlayerStatus, Round, RoundPlayer, RoundState, Seat, Table
 from games.rules import Rules, is_foul, parse_cards
 from games.rules.fair import verify_deal
 from games.rules.scoring import PlayerInput, Settlement, settle
@@ -76,14 +76,24 @@ def lobby_row(
     }
 
 
-def seat_view(seat: Seat, balance: int | None = None) -> dict[str, Any]:
-    """A seat as the table shows it; ``balance``: the sitter's, when the caller has it."""
+def online_users(table_id: int) -> set[int]:
+    """Users with an open socket at the table (a row the sweeper has not dropped yet)."""
+    return set(Connection.objects.filter(table_id=table_id).values_list("user_id", flat=True))
+
+
+def seat_view(
+    seat: Seat, balance: int | None = None, online: set[int] | None = None
+) -> dict[str, Any]:
+    """A seat as the table shows it; ``balance``: the sitter's, and ``online``: the
+    table's ``online_users``, when the caller has them."""
     is_bot = seat.user.is_bot
+    if online is None:
+        online = online_users(seat.table_id)
     return {
         "position": seat.position,
         "user": seat.user_id,
         "name": seat.user.shown_name,
-        "online": is_bot or seat.connections > 0,  # bots are always present
+        "online": is_bot or seat.user_id in online,  # bots are always present
         "balance": ledger_selectors.balance(seat.user) if balance is None else balance,
         "is_bot": is_bot,
         "difficulty": _bot_difficulty(seat.user) if is_bot else None,
@@ -292,7 +302,8 @@ def table_snapshot(table: Table, user: User | None) -> dict[str, Any]:
     """Everything a (re)connecting client needs, as this user may see it."""
     seated = list(table.seat_set.select_related("user").order_by("position"))
     balances = ledger_selectors.balances([s.user_id for s in seated])
-    seats = [seat_view(s, balances[s.user_id]) for s in seated]
+    online = online_users(table.pk)
+    seats = [seat_view(s, balances[s.user_id], online) for s in seated]
     current = active_round(table) or latest_round(table)
     return {
         "type": "snapshot",

@@ -20,5 +20,7 @@ def start_round_when_due(table_id: int, expected_start_at: str) -> None:
 
 @shared_task(name="games.sweep", ignore_result=True)
 def sweep() -> None:
-    """Catch up rounds whose timer was lost (a dead worker, a dropped message)."""
+    """Catch up rounds whose timer was lost (a dead worker, a dropped message), and drop
+    the sockets of processes that died (their heartbeat stopped)."""
     services.sweep_due()
+    services.expire_connections()

@@ -115,6 +115,15 @@ def collect_static(env: Mapping[str, str]) -> None:
 @contextmanager
 def daphne(env: Mapping[str, str], log: Path, port: int | None = None) -> Iterator[str]:
     """Serve the site with daphne; yields its base URL once it answers."""
+    with daphne_process(env, log, port) as (base, _proc):
+        yield base
+
+
+@contextmanager
+def daphne_process(
+    env: Mapping[str, str], log: Path, port: int | None = None
+) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """Like ``daphne``, also yielding the process (for tests that kill it)."""
     if env.get("DEBUG", "").lower() not in {"1", "true", "yes", "on"}:
         collect_static(env)
     port = port or free_port()
@@ -135,7 +144,7 @@ def daphne(env: Mapping[str, str], log: Path, port: int | None = None) -> Iterat
         except TimeoutError:
             proc.poll()
             raise RuntimeError(f"daphne did not start:\n{log.read_text()[-3000:]}") from None
-        yield base
+        yield base, proc
 
 
 @contextmanager

@@ -12,7 +12,13 @@ round log every step shares), ``tables``, ``seats``, ``presence``, ``countdown``
 """
 
 from games.services.common import new_client_seed, new_server_seed
-from games.services.presence import AWAY_AFTER, connected, disconnected, heard_from
+from games.services.presence import (
+    AWAY_AFTER,
+    connected,
+    disconnected,
+    expire_connections,
+    heard_from,
+)
 from games.services.rounds import start_round, start_round_when_due, submit_arrangement
 from games.services.seats import set_client_seed, sit, stand
 from games.services.showdown import SUMMARY_SECONDS, advance_round
@@ -27,6 +33,7 @@ __all__ = [
     "connected",
     "create_table",
     "disconnected",
+    "expire_connections",
     "heard_from",
     "new_client_seed",
     "new_server_seed",

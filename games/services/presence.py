@@ -1,14 +1,28 @@
-"""Who is at the table: open connections and heartbeats."""
+"""Who is at the table: open connections, renewed by their heartbeat, that expire.
+
+Presence is derived, never counted: every open table socket is a ``Connection`` row whose
+``seen_at`` the page's heartbeat renews. A socket closed cleanly deletes its row; one whose
+process died (kill -9, a crash, a restart) simply stops being renewed, and
+``expire_connections`` (the sweeper) drops it once it is ``CONNECTION_TTL`` old. A player
+is shown online while a row of theirs exists at the table, and is away at the deal when no
+socket of theirs was heard for ``AWAY_AFTER``. The rows live in the database, not Redis:
+the deal decides who is away inside the table's transaction, the embedded default has no
+Redis, and an emptied Redis must not make every seated player look absent.
+"""
 
 from __future__ import annotations
 
+import uuid
+from collections import defaultdict
 from datetime import datetime, timedelta
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
 from games.models import (
+    Connection,
     Seat,
     Table,
 )
@@ -17,40 +31,81 @@ from games.selectors import (
 )
 from games.services.common import bump, lock_table, log, table_event
 
-AWAY_AFTER = timedelta(seconds=30)
-"""A seated player with no open connection for this long is stood up at the next deal."""
+AWAY_AFTER = timedelta(seconds=settings.PRESENCE_TIMEOUT_SECONDS)
+"""A seated player none of whose sockets was heard for this long is stood up at the next deal."""
+CONNECTION_TTL = AWAY_AFTER
+"""A socket not heard from for this long is gone (its page sends a heartbeat every 10 s)."""
 
 
 @transaction.atomic
-def connected(user: User, table_id: int) -> None:
+def connected(user: User, table_id: int, connection_id: uuid.UUID) -> None:
     """A websocket of this user opened at this table (a seat, if any, is back)."""
     table = lock_table(table_id)
-    seat = Seat.objects.filter(user=user, table=table).first()
-    if seat is None:
-        return
-    seat.connections += 1
-    seat.last_seen_at = timezone.now()
-    seat.save(update_fields=["connections", "last_seen_at"])
-    if seat.connections == 1:
-        bump(table)
-        table_event(table, {"type": "presence", "position": seat.position, "online": True})
-        log_presence(table, user, "reconnect")
+    now = timezone.now()
+    already = Connection.objects.filter(table=table, user=user).exists()
+    Connection.objects.update_or_create(
+        id=connection_id,
+        defaults={"seen_at": now},
+        create_defaults={"table": table, "user": user, "opened_at": now, "seen_at": now},
+    )
+    if not already:
+        announce(table, user, online=True)
 
 
 @transaction.atomic
-def disconnected(user: User, table_id: int) -> None:
+def disconnected(user: User, table_id: int, connection_id: uuid.UUID) -> None:
     """A websocket closed. Not a leave: the seat and the round wait for the player."""
     table = lock_table(table_id)
+    deleted, _ = Connection.objects.filter(pk=connection_id).delete()
+    Seat.objects.filter(user=user, table=table).update(last_seen_at=timezone.now())
+    if deleted and not Connection.objects.filter(table=table, user=user).exists():
+        announce(table, user, online=False)
+
+
+def heard_from(user: User, table_id: int, connection_id: uuid.UUID) -> None:
+    """A heartbeat: this socket is still open. A row the sweeper already dropped (the
+    process stalled past the timeout) comes back as a new connection."""
+    if not Connection.objects.filter(pk=connection_id).update(seen_at=timezone.now()):
+        connected(user, table_id, connection_id)
+
+
+def expire_connections(now: datetime | None = None) -> int:
+    """Drop the sockets not heard from for ``CONNECTION_TTL`` (their process died or hung)
+    and tell each table who went offline. Returns how many players went offline."""
+    cutoff = (now or timezone.now()) - CONNECTION_TTL
+    stale: defaultdict[int, set[int]] = defaultdict(set)
+    for table_id, user_id in Connection.objects.filter(seen_at__lt=cutoff).values_list(
+        "table_id", "user_id"
+    ):
+        stale[table_id].add(user_id)
+    gone = 0
+    for table_id, user_ids in stale.items():
+        with transaction.atomic():
+            table = lock_table(table_id)
+            # Only rows still stale: a heartbeat renewing one meanwhile keeps it (in
+            # PostgreSQL the DELETE re-checks ``seen_at`` on a row updated concurrently).
+            Connection.objects.filter(
+                table=table, user_id__in=user_ids, seen_at__lt=cutoff
+            ).delete()
+            remaining = set(
+                Connection.objects.filter(table=table, user_id__in=user_ids).values_list(
+                    "user_id", flat=True
+                )
+            )
+            for user in User.objects.filter(pk__in=user_ids - remaining):
+                gone += announce(table, user, online=False)
+    return gone
+
+
+def announce(table: Table, user: User, *, online: bool) -> bool:
+    """Tell the table a seated player came or went (nothing for a spectator)."""
     seat = Seat.objects.filter(user=user, table=table).first()
     if seat is None:
-        return
-    seat.connections = max(0, seat.connections - 1)
-    seat.last_seen_at = timezone.now()
-    seat.save(update_fields=["connections", "last_seen_at"])
-    if seat.connections == 0:
-        bump(table)
-        table_event(table, {"type": "presence", "position": seat.position, "online": False})
-        log_presence(table, user, "disconnect")
+        return False
+    bump(table)
+    table_event(table, {"type": "presence", "position": seat.position, "online": online})
+    log_presence(table, user, "reconnect" if online else "disconnect")
+    return True
 
 
 def log_presence(table: Table, user: User, kind: str) -> None:
@@ -62,12 +117,14 @@ def log_presence(table: Table, user: User, kind: str) -> None:
             log(round_, kind, {"position": player.position}, user)
 
 
-def heard_from(user: User, table_id: int) -> None:
-    """A heartbeat: the player is still here (no event, no version change)."""
-    Seat.objects.filter(user=user, table_id=table_id).update(last_seen_at=timezone.now())
-
-
 def is_away(seat: Seat, now: datetime) -> bool:
+    """No socket of this seated player was heard for ``AWAY_AFTER`` (whether or not the
+    sweeper has dropped it yet)."""
     if seat.user.is_bot:
         return False  # bots have no websocket and are always present
-    return seat.connections == 0 and seat.last_seen_at < now - AWAY_AFTER
+    cutoff = now - AWAY_AFTER
+    if seat.last_seen_at >= cutoff:
+        return False
+    return not Connection.objects.filter(
+        table_id=seat.table_id, user_id=seat.user_id, seen_at__gte=now - CONNECTION_TTL
+    ).exists()

@@ -225,7 +225,8 @@ def submit_arrangement(
 ) -> RoundPlayer:
     """Accept (or replace) a player's arrangement until the deadline or the showdown.
 
-    A foul arrangement is accepted (it loses); a forged or miscounted one is refused.
+    A foul arrangement is accepted (it loses); a forged or miscounted one is refused. The
+    arrangement already accepted, sent again, changes nothing and is accepted again.
     ``seen_version`` is the table version the client last saw: a client that has not yet
     seen this round's deal (a stale tab) is refused. ``table_id`` is the table the
     request came from, when known.
@@ -237,17 +238,23 @@ def submit_arrangement(
         raise NotFound(_("You are not playing in this round."), code="not_in_round")
     if seen_version is not None and seen_version < round_.dealt_version:
         raise StaleVersion()
-    if round_.state != RoundState.ARRANGING:
-        raise RoundError(_("Arranging is over for this round."), code="not_arranging")
-    if round_.deadline is not None and timezone.now() >= round_.deadline:
-        raise RoundError(_("Time is up: the arrangement was not accepted."), code="too_late")
     if player.status == PlayerStatus.LEFT:
         raise RoundError(_("You have left this round."), code="left")
     try:
         arranged = validate_arrangement(parse_cards(player.cards), chi)
     except ArrangementError as exc:
         raise RoundError(ARRANGEMENT_MESSAGES.get(exc.code, exc.args[0]), code=exc.code) from exc
-    player.arrangement = [format_cards(part) for part in arranged]
+    arrangement = [format_cards(part) for part in arranged]
+    if player.arrangement == arrangement:
+        # A resend (the reply to the first was lost, or it failed after the commit): the
+        # arrangement already stands, even if the showdown has begun since. One
+        # submission: no log entry, no event, no new version; the same ok.
+        return player
+    if round_.state != RoundState.ARRANGING:
+        raise RoundError(_("Arranging is over for this round."), code="not_arranging")
+    if round_.deadline is not None and timezone.now() >= round_.deadline:
+        raise RoundError(_("Time is up: the arrangement was not accepted."), code="too_late")
+    player.arrangement = arrangement
     player.submitted_at = timezone.now()
     player.save(update_fields=["arrangement", "submitted_at"])
     foul = is_foul_arrangement(round_.rules, player.arrangement)

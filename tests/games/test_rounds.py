@@ -1,4 +1,5 @@
 import threading
+import uuid
 from datetime import timedelta
 
 import pytest
@@ -147,6 +148,22 @@ def test_a_submission_after_the_deadline_is_refused(players, table):
     assert refused.value.code == "too_late"
 
 
+def test_a_resent_submission_counts_once_even_after_the_showdown_began(players, table):
+    round_ = _deal(players, table, 2)
+    mine, _other = round_.players.order_by("position").select_related("user")
+    chi = naive_arrangement(mine.cards)
+    services.submit_arrangement(mine.user, round_.pk, chi)
+    table.refresh_from_db()
+    version = table.version
+    services.submit_arrangement(mine.user, round_.pk, chi)  # the reply was lost: resent
+    table.refresh_from_db()
+    assert table.version == version
+    round_ = _submit_all(round_)  # the showdown begins
+    services.submit_arrangement(mine.user, round_.pk, chi)  # a late resend is still ok
+    submits = RoundEvent.objects.filter(round=round_, kind="submit", user=mine.user)
+    assert submits.count() == 1
+
+
 def test_an_arrangement_can_be_changed_until_everyone_has_submitted(players, table):
     round_ = _deal(players, table, 2)
     mine = round_.players.order_by("position").first()
@@ -265,9 +282,10 @@ def test_the_next_round_is_dealt_after_the_summary_with_the_players_still_seated
 
 def test_the_round_log_records_disconnects_reconnects_and_joins(players, table):
     round_ = _deal(players, table, 2)
-    services.connected(players[1], table.pk)
-    services.disconnected(players[1], table.pk)
-    services.connected(players[1], table.pk)
+    first, second = uuid.uuid4(), uuid.uuid4()
+    services.connected(players[1], table.pk, first)
+    services.disconnected(players[1], table.pk, first)
+    services.connected(players[1], table.pk, second)
     services.sit(players[2], table.pk)
     kinds = list(round_.events.values_list("kind", flat=True))
     assert kinds[-4:] == ["reconnect", "disconnect", "reconnect", "join"]

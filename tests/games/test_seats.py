@@ -107,30 +107,3 @@ def test_table_house_rules_outside_the_limits_are_refused(players):
     with pytest.raises(GameError) as refused:
         services.create_table(players[0], name="Bàn lạ", stake=10, rules_overrides={"scoop_all": 9})
     assert refused.value.code == "bad_rules"
-
-
-def test_a_player_away_when_the_next_round_is_dealt_is_stood_up(players, table):
-    from datetime import timedelta as td
-
-    for p in players[:3]:
-        services.sit(p, table.pk)
-    Seat.objects.filter(user=players[2]).update(
-        connections=0, last_seen_at=timezone.now() - td(minutes=5)
-    )
-    round_ = services.start_round(players[0], table.pk)
-    assert sorted(round_.players.values_list("user_id", flat=True)) == [
-        players[0].pk,
-        players[1].pk,
-    ]
-    assert not Seat.objects.filter(user=players[2]).exists()
-
-
-def test_a_dropped_connection_keeps_the_seat(players, table):
-    services.sit(players[0], table.pk)
-    services.connected(players[0], table.pk)
-    services.disconnected(players[0], table.pk)
-    seat = Seat.objects.get(user=players[0])
-    assert seat.connections == 0
-    services.connected(players[0], table.pk)
-    seat.refresh_from_db()
-    assert seat.connections == 1

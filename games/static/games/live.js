@@ -60,10 +60,14 @@ export class Live {
     return this.socket && this.socket.readyState === WebSocket.OPEN;
   }
 
+  /** A fresh `ref`, for a request that may be sent again (resend.js). */
+  nextRef() {
+    return ++this.refs;
+  }
+
   /** Send a message; resolves with the server's ok/error reply (or a local error). */
-  request(message) {
-    if (!this.open) return Promise.resolve({ type: "error", code: "disconnected" });
-    const ref = ++this.refs;
+  request(message, ref = this.nextRef()) {
+    if (!this.open) return Promise.resolve({ type: "error", code: "disconnected", ref });
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
         this.pending.delete(ref);

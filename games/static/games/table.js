@@ -5,6 +5,7 @@ import { cardElement } from "./cards.js";
 import { eval3, eval5, findInstant, handName, instantName, isFoul } from "./hands.js";
 import { Arrangement, ArrangeBoard } from "./arrange.js";
 import { Live } from "./live.js";
+import { untilAnswered } from "./resend.js";
 
 // Django's JavaScript catalog (/jsi18n/) defines gettext, ngettext and interpolate.
 const { gettext, ngettext } = window;
@@ -311,8 +312,12 @@ async function submit({ auto = false } = {}) {
   state.submitting = true;
   renderActions();
   const chi = board.arrangement.chi;
-  const reply = await send({ type: "submit", round: state.round.id, chi, version: state.version });
+  const round = state.round.id;
+  const reply = await untilAnswered(live, { type: "submit", round, chi, version: state.version }, {
+    stillWanted: () => state.round && state.round.id === round && state.round.state !== "settled",
+  });
   state.submitting = false;
+  if (reply.type === "error" && (reply.code === "timeout" || reply.code === "disconnected")) showError(gettext("The server did not answer. Please try again."));
   if (reply.type === "ok") {
     const mine = myRound();
     if (mine) mine.arrangement = chi;
@@ -827,15 +832,19 @@ function maybeAutoSubmit() {
 }
 
 setInterval(tick, 250);
-setInterval(() => {
+// The heartbeat keeps this socket counted present: the server drops a socket it has not
+// heard from for 30 s (docs/protocol.md), so three pings may go missing before that.
+function heartbeat() {
   if (live.open) {
     pingSentAt = Date.now();
     live.send({ type: "ping" });
   }
-}, 15000);
+}
+setInterval(heartbeat, 10000);
 document.addEventListener("visibilitychange", () => {
   if (document.visibilityState === "visible") {
     live.nudge();
+    heartbeat();
     requestSnapshot();
     tick();
   }

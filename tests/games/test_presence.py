@@ -1,0 +1,137 @@
+"""Presence: open sockets are rows renewed by their heartbeat; a dead one expires."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from games import events, services
+from games.models import Connection, Seat
+from games.selectors import table_snapshot
+from games.services.presence import AWAY_AFTER, CONNECTION_TTL
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def published(monkeypatch: pytest.MonkeyPatch) -> list[dict]:
+    """The table events the services publish (on commit), in order."""
+    sent: list[dict] = []
+    monkeypatch.setattr(events, "publish", lambda group, payload, **kw: sent.append(payload))
+    return sent
+
+
+def _presence(published: list[dict]) -> list[tuple[int, bool]]:
+    return [(e["position"], e["online"]) for e in published if e["type"] == "presence"]
+
+
+def _silent_for(connection_id: uuid.UUID, seconds: float) -> None:
+    """As if this socket's process died ``seconds`` ago (its heartbeat stopped then)."""
+    Connection.objects.filter(pk=connection_id).update(
+        seen_at=timezone.now() - timedelta(seconds=seconds)
+    )
+
+
+def test_a_dropped_connection_keeps_the_seat_and_the_table_sees_it_go_and_come_back(
+    players, table, published
+):
+    services.sit(players[0], table.pk)
+    first, second = uuid.uuid4(), uuid.uuid4()
+    services.connected(players[0], table.pk, first)
+    services.disconnected(players[0], table.pk, first)
+    services.connected(players[0], table.pk, second)
+    assert Seat.objects.filter(user=players[0]).exists()
+    assert _presence(published) == [(0, True), (0, False), (0, True)]
+
+
+def test_a_second_tab_closing_leaves_the_player_online(players, table, published):
+    services.sit(players[0], table.pk)
+    tab1, tab2 = uuid.uuid4(), uuid.uuid4()
+    services.connected(players[0], table.pk, tab1)
+    services.connected(players[0], table.pk, tab2)
+    services.disconnected(players[0], table.pk, tab1)
+    assert _presence(published) == [(0, True)]
+    assert table_snapshot(table, players[0])["seats"][0]["online"] is True
+
+
+def test_a_socket_whose_server_died_expires_and_the_table_is_told_the_player_went_offline(
+    players, table, published
+):
+    services.sit(players[0], table.pk)
+    dead = uuid.uuid4()
+    services.connected(players[0], table.pk, dead)
+    _silent_for(dead, CONNECTION_TTL.total_seconds() - 2)
+    assert services.expire_connections() == 0
+    _silent_for(dead, CONNECTION_TTL.total_seconds() + 1)
+    assert services.expire_connections() == 1
+    assert services.expire_connections() == 0  # told once
+    assert _presence(published) == [(0, True), (0, False)]
+    table.refresh_from_db()
+    assert table_snapshot(table, players[0])["seats"][0]["online"] is False
+
+
+def test_a_heartbeat_keeps_a_connection_alive(players, table):
+    services.sit(players[0], table.pk)
+    socket = uuid.uuid4()
+    services.connected(players[0], table.pk, socket)
+    _silent_for(socket, CONNECTION_TTL.total_seconds() + 1)
+    services.heard_from(players[0], table.pk, socket)
+    assert services.expire_connections() == 0
+    assert Connection.objects.filter(pk=socket).exists()
+
+
+def test_a_heartbeat_after_the_socket_was_dropped_brings_the_player_back_online(
+    players, table, published
+):
+    services.sit(players[0], table.pk)
+    socket = uuid.uuid4()
+    services.connected(players[0], table.pk, socket)
+    _silent_for(socket, CONNECTION_TTL.total_seconds() + 1)
+    services.expire_connections()
+    services.heard_from(players[0], table.pk, socket)
+    assert _presence(published) == [(0, True), (0, False), (0, True)]
+
+
+def test_sitting_again_does_not_count_the_player_present_twice(players, table, published):
+    socket = uuid.uuid4()
+    services.connected(players[0], table.pk, socket)
+    services.sit(players[0], table.pk)
+    services.sit(players[0], table.pk)  # a repeated sit
+    services.disconnected(players[0], table.pk, socket)
+    assert table_snapshot(table, players[1])["seats"][0]["online"] is False
+    assert _presence(published) == [(0, False)]
+
+
+def _deal_with_silent(players, table, seconds: float) -> list[int]:
+    sockets = [uuid.uuid4() for _ in players[:3]]
+    for player, socket in zip(players[:3], sockets, strict=True):
+        services.sit(player, table.pk)
+        services.connected(player, table.pk, socket)
+    # The third player's server was killed: no close, no disconnect, just silence.
+    Seat.objects.filter(user=players[2]).update(last_seen_at=timezone.now() - timedelta(minutes=5))
+    _silent_for(sockets[2], seconds)
+    round_ = services.start_round(players[0], table.pk)
+    return sorted(round_.players.values_list("user_id", flat=True))
+
+
+def test_a_player_whose_server_died_is_stood_up_at_the_first_deal_after_30_s(players, table):
+    dealt = _deal_with_silent(players, table, AWAY_AFTER.total_seconds() + 1)
+    assert dealt == [players[0].pk, players[1].pk]
+    assert not Seat.objects.filter(user=players[2]).exists()
+
+
+def test_a_player_silent_for_less_than_30_s_is_still_dealt_in(players, table):
+    dealt = _deal_with_silent(players, table, AWAY_AFTER.total_seconds() - 5)
+    assert players[2].pk in dealt
+
+
+def test_a_player_who_closed_the_page_30_s_ago_is_stood_up_at_the_next_deal(players, table):
+    for p in players[:3]:
+        services.sit(p, table.pk)
+    Seat.objects.filter(user=players[2]).update(last_seen_at=timezone.now() - timedelta(minutes=5))
+    round_ = services.start_round(players[0], table.pk)
+    assert players[2].pk not in round_.players.values_list("user_id", flat=True)
+    assert not Seat.objects.filter(user=players[2]).exists()

@@ -1,0 +1,157 @@
+"""The table websocket in-process: failures answer server_error, presence follows the
+socket, a resent submit counts once, and events reach the socket in version order."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+import pytest
+from channels.testing import WebsocketCommunicator
+from django.db import OperationalError
+
+from games import consumers, events, services
+from games.consumers import TableConsumer
+from games.models import RoundEvent, Table
+from tests.games.arranging import naive_arrangement
+from tests.services import TEST_REDIS_URL
+from tests.wsclient import run_async
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def _socket(user: Any, table: Table) -> WebsocketCommunicator:
+    communicator = WebsocketCommunicator(TableConsumer.as_asgi(), f"/ws/tables/{table.pk}/")
+    communicator.scope["user"] = user
+    communicator.scope["url_route"] = {"kwargs": {"table_id": table.pk}}
+    return communicator
+
+
+async def _open(user: Any, table: Table) -> tuple[WebsocketCommunicator, dict[str, Any]]:
+    socket = _socket(user, table)
+    accepted, _ = await socket.connect(timeout=10)
+    assert accepted
+    snapshot = await socket.receive_json_from(timeout=10)
+    assert snapshot["type"] == "snapshot"
+    return socket, snapshot
+
+
+async def _until(socket: WebsocketCommunicator, predicate: Any, timeout: float = 10) -> Any:
+    """Messages up to and including the first that matches."""
+    seen = []
+    deadline = time.monotonic() + timeout
+    while True:
+        message = await socket.receive_json_from(timeout=max(0.1, deadline - time.monotonic()))
+        seen.append(message)
+        if predicate(message):
+            return seen
+
+
+def test_a_database_error_during_a_snapshot_answers_server_error_and_keeps_the_socket_open(
+    players, table, monkeypatch
+):
+    async def scenario() -> None:
+        socket, _ = await _open(players[0], table)
+
+        def database_gone(*args: Any) -> None:
+            raise OperationalError("terminating connection due to administrator command")
+
+        with monkeypatch.context() as patched:
+            patched.setattr(consumers.selectors, "table_snapshot", database_gone)
+            await socket.send_json_to({"type": "snapshot", "ref": 1})
+            reply = await socket.receive_json_from(timeout=10)
+        assert (reply["type"], reply["code"], reply["ref"]) == ("error", "server_error", 1)
+        await socket.send_json_to({"type": "ping", "ref": 2})
+        assert (await socket.receive_json_from(timeout=10))["type"] == "ok"
+        await socket.disconnect()
+
+    run_async(scenario())
+
+
+def test_sitting_twice_on_one_socket_does_not_keep_the_player_present_after_it_closes(
+    players, table
+):
+    async def scenario() -> None:
+        watcher, _ = await _open(players[1], table)
+        socket, _ = await _open(players[0], table)
+        for ref in (1, 2):
+            await socket.send_json_to({"type": "sit", "ref": ref})
+            await _until(socket, lambda m, ref=ref: m.get("ref") == ref)
+        await socket.disconnect()
+        seen = await _until(watcher, lambda m: m["type"] == "presence")
+        assert seen[-1]["online"] is False
+        await watcher.disconnect()
+
+    run_async(scenario())
+
+
+def test_a_resent_submit_is_one_submission_answered_ok_each_time(players, table):
+    for p in players[:2]:
+        services.sit(p, table.pk)
+    round_ = services.start_round(players[0], table.pk)
+    chi = naive_arrangement(round_.players.get(user=players[0]).cards)
+
+    async def scenario() -> None:
+        socket, snapshot = await _open(players[0], table)
+        message = {"type": "submit", "round": round_.pk, "chi": chi, "ref": "s1"}
+        message["version"] = snapshot["version"]
+        replies = []
+        for _ in range(3):  # the page resends until it hears back
+            await socket.send_json_to(message)
+            seen = await _until(socket, lambda m: m.get("ref") == "s1")
+            replies.append(seen[-1])
+        assert [(r["type"], r["round"]) for r in replies] == [("ok", round_.pk)] * 3
+        await socket.disconnect()
+
+    run_async(scenario())
+    assert RoundEvent.objects.filter(round=round_, kind="submit").count() == 1
+
+
+@pytest.fixture(params=["in-memory", pytest.param("redis-pubsub", marks=pytest.mark.redis)])
+def layer(request: pytest.FixtureRequest, settings: Any) -> str:
+    if request.param == "redis-pubsub":
+        settings.CHANNEL_LAYERS = {
+            "default": {
+                "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+                "CONFIG": {"hosts": [TEST_REDIS_URL], "prefix": f"presence-test{time.time()}:"},
+            }
+        }
+    return str(request.param)
+
+
+def test_when_the_last_players_stand_at_once_every_socket_sees_the_events_in_version_order(
+    players, table, layer, monkeypatch
+):
+    for p in players[:2]:
+        services.sit(p, table.pk)  # two seated: the countdown runs
+    send = events._group_send
+
+    def slow_countdown(layer_: Any, group: str, message: dict[str, Any]) -> None:
+        # The first stand's countdown cancel is still on its way when the second commits.
+        if message["payload"]["type"] == "countdown":
+            time.sleep(0.5)
+        send(layer_, group, message)
+
+    monkeypatch.setattr(events, "_group_send", slow_countdown)
+
+    async def scenario() -> None:
+        watcher, snapshot = await _open(players[2], table)
+        loop = asyncio.get_running_loop()
+        first = loop.run_in_executor(None, services.stand, players[0])
+        await asyncio.sleep(0.1)
+        second = loop.run_in_executor(None, services.stand, players[1])
+        await asyncio.gather(first, second)
+        seen = await _until(
+            watcher,
+            lambda m: m["type"] == "seat_left" and m["version"] == snapshot["version"] + 3,
+        )
+        versions = [(m["type"], m["version"]) for m in seen]
+        assert versions == [
+            ("seat_left", snapshot["version"] + 1),
+            ("countdown", snapshot["version"] + 2),
+            ("seat_left", snapshot["version"] + 3),
+        ]
+        await watcher.disconnect()
+
+    run_async(scenario())
