@@ -220,6 +220,8 @@ SLOW_COMMAND_MS = env_int("SLOW_COMMAND_MS", 500, minimum=1, maximum=600_000)
 
 # --- Game economy ---------------------------------------------------------------------
 HOUSE_FEE_PERCENT = env_decimal_percent("HOUSE_FEE_PERCENT", "0")
+# Xu granted once at sign-up (the ledger grants it; the sign-up page and welcome say how much).
+SIGNUP_GRANT_XU = 10_000
 
 # --- Moderation -------------------------------------------------------------------------
 # A player may dispute a round this many days after it ended.
