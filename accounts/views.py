@@ -6,6 +6,7 @@ from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -30,9 +31,12 @@ def sign_up(request: HttpRequest) -> HttpResponse:
             language=getattr(request, "LANGUAGE_CODE", settings.LANGUAGE_CODE),
         )
         login(request, user, backend="accounts.backends.PeopleOnlyBackend")
-        messages.success(request, _("Welcome, %(name)s!") % {"name": user.shown_name})
+        welcome = {"name": user.shown_name, "amount": settings.SIGNUP_GRANT_XU}
+        messages.success(request, render_to_string("accounts/welcome.txt", welcome).strip())
         return redirect("home")
-    return render(request, "accounts/signup.html", {"form": form})
+    return render(
+        request, "accounts/signup.html", {"form": form, "signup_grant": settings.SIGNUP_GRANT_XU}
+    )
 
 
 @login_required

@@ -32,6 +32,7 @@ from games.rules.presets import hold_amount
 from games.selectors import active_round
 from ledger import selectors as ledger_selectors
 from ledger import services as ledger
+from ledger.formats import Xu
 
 logger = logging.getLogger(__name__)
 
@@ -264,8 +265,8 @@ def quick_play(user: User) -> Table:
         raise SeatError(
             _("You need at least %(minimum)s xu to play; you have %(balance)s xu."),
             code="balance_too_low",
-            minimum=QUICK_PLAY_STAKES[-1] * games.MIN_BALANCE_STAKES,
-            balance=balance,
+            minimum=Xu(QUICK_PLAY_STAKES[-1] * games.MIN_BALANCE_STAKES),
+            balance=Xu(balance),
         )
     with transaction.atomic():
         table = games.create_table(

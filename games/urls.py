@@ -6,6 +6,7 @@ app_name = "games"
 
 urlpatterns = [
     path("lobby/", views.lobby, name="lobby"),
+    path("rules/", views.rules, name="rules"),
     path("tables/new/", views.create_table, name="create_table"),
     path("tables/quick-join/", views.quick_join, name="quick_join"),
     path("tables/<int:table_id>/", views.table, name="table"),

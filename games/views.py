@@ -7,8 +7,10 @@ the scripts attach to, and each write is one service call.
 from __future__ import annotations
 
 import importlib.util
+from datetime import datetime, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
@@ -16,16 +18,18 @@ from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.models import User
-from games import history, selectors, services
+from games import guide, history, selectors, services
 from games.errors import GameError
 from games.forms import CreateTableForm
-from games.models import PlayerStatus, RoundPlayer, RoundState, Seat, Table
-from games.rules import parse_cards
+from games.models import PlayerStatus, Round, RoundPlayer, RoundState, Seat, Table
+from games.rules import Rules, parse_cards
 from games.rules.fair import FairnessError
+from games.rules.hands import PRESET_NAMES
 from games.rules.instant import INSTANT_NAMES
 from ledger import selectors as ledger_selectors
 
@@ -52,6 +56,8 @@ def _lobby_page(request: HttpRequest, form: CreateTableForm, status: int = 200) 
         "form": form,
         "seat": seat,
         "balance": ledger_selectors.balance(user),
+        # The create form shows the rules of the chosen preset (the table being made).
+        "preset_rules": [Rules.preset(name) for name in PRESET_NAMES],
     }
     return render(request, "games/lobby.html", context, status=status)
 
@@ -117,6 +123,9 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
         "lobby": reverse("games:lobby"),
         "history": reverse("games:history"),
         "statement": reverse("ledger:statement"),
+        # Where a player disputes a round or reports a player (0 stands for the id).
+        "dispute": reverse("moderation:file_dispute", kwargs={"round_id": 0}),
+        "report": reverse("moderation:report_player", kwargs={"user_id": 0}),
         "can_suggest": importlib.util.find_spec("games.rules.arrange") is not None,
     }
     return render(
@@ -191,9 +200,29 @@ def round_detail(request: HttpRequest, round_id: int) -> HttpResponse:
                 if round_.state == RoundState.SETTLED
                 else None,
                 "mine": next((line for line in lines if line.is_you), None),
+                "dispute_until": _dispute_until(round_),
+                "dispute_days": settings.MODERATION_DISPUTE_WINDOW_DAYS,
             }
         )
     return render(request, "games/round_detail.html", context)
+
+
+def _dispute_until(round_: Round) -> datetime | None:
+    """Until when the round can be disputed (the moderation window), or None once closed."""
+    until = (round_.settled_at or round_.dealt_at) + timedelta(
+        days=settings.MODERATION_DISPUTE_WINDOW_DAYS
+    )
+    return until if until > timezone.now() else None
+
+
+@require_GET
+def rules(request: HttpRequest) -> HttpResponse:
+    """How to play: both presets, every hand, bonus, scoop and instant win (from games.rules)."""
+    return render(
+        request,
+        "games/rules.html",
+        {"presets": guide.presets(), "three_card": guide.three_card_ranking()},
+    )
 
 
 @login_required

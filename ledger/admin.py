@@ -26,6 +26,7 @@ from django.utils.translation import gettext_lazy as _
 
 from ledger import selectors, services
 from ledger.errors import LedgerError
+from ledger.formats import format_xu
 from ledger.models import Account, AccountKind, LedgerCheckRun, RoundClosure, Transfer
 
 CORRECT_PERMISSION = "ledger.correct_balance"
@@ -168,7 +169,7 @@ class TransferAdmin(ReadOnlyAdmin):
         "id",
         "created_at",
         "kind",
-        "amount",
+        "shown_amount",
         "debit",
         "credit",
         "round_id",
@@ -182,6 +183,10 @@ class TransferAdmin(ReadOnlyAdmin):
     ordering = ("-id",)
     change_list_template = "admin/ledger/transfer/change_list.html"
     change_form_template = "admin/ledger/transfer/change_form.html"
+
+    @admin.display(description=_("amount"), ordering="amount")
+    def shown_amount(self, transfer: Transfer) -> str:
+        return format_xu(transfer.amount)
 
     def get_urls(self) -> list[URLPattern]:
         return [
@@ -264,12 +269,25 @@ class TransferAdmin(ReadOnlyAdmin):
 
 @admin.register(Account)
 class AccountAdmin(ReadOnlyAdmin):
-    list_display = ("key", "kind", "user", "round_id", "balance", "version", "is_bot", "statement")
+    list_display = (
+        "key",
+        "kind",
+        "user",
+        "round_id",
+        "shown_balance",
+        "version",
+        "is_bot",
+        "statement",
+    )
     list_filter = ("kind", "is_bot")
     search_fields = ("key", "user__username", "user__display_name")
     list_select_related = ("user",)
     ordering = ("kind", "id")
     change_list_template = "admin/ledger/account/change_list.html"
+
+    @admin.display(description=_("balance"), ordering="balance")
+    def shown_balance(self, account: Account) -> str:
+        return format_xu(account.balance)
 
     @admin.display(description=_("statement"))
     def statement(self, account: Account) -> str:
@@ -344,7 +362,12 @@ class AccountAdmin(ReadOnlyAdmin):
 
 @admin.register(RoundClosure)
 class RoundClosureAdmin(ReadOnlyAdmin):
-    list_display = ("round_id", "outcome", "fee", "fee_percent", "created_at")
+    list_display = ("round_id", "outcome", "shown_fee", "fee_percent", "created_at")
+
+    @admin.display(description=_("fee"), ordering="fee")
+    def shown_fee(self, closure: RoundClosure) -> str:
+        return format_xu(closure.fee)
+
     list_filter = ("outcome",)
     search_fields = ("=round_id",)
 

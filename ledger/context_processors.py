@@ -14,6 +14,7 @@ def wallet(request: HttpRequest) -> dict[str, Any]:
         return {}
     return {
         "wallet_balance": selectors.balance(user),
+        "wallet_in_play": selectors.in_play(user),
         "daily_bonus_claimed": selectors.daily_bonus_claimed(user),
         "daily_bonus_amount": services.DAILY_BONUS_XU,
     }

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
-from django.db.models import QuerySet, Sum
+from django.db.models import Case, Count, F, Max, QuerySet, Sum, Value, When
 
 from ledger.keys import bonus_day, daily_bonus_key, wallet_key
 from ledger.models import (
+    ROUND_KINDS,
     Account,
     AccountKind,
     LedgerCheckRun,
@@ -40,6 +43,109 @@ def statement(user: Any, kind: str | None = None) -> QuerySet[Posting]:
     if kind:
         postings = postings.filter(transfer__kind=kind)
     return postings
+
+
+# What a player may filter their statement by: their own kinds, a round's movements as one.
+# Bot top-ups, house issuance and fees never touch a player's wallet on their own.
+PLAYER_FILTERS = ("rounds", "signup_grant", "daily_bonus", "compensation", "adjustment", "reversal")
+
+
+@dataclass
+class StatementLine:
+    """One line of a player's statement: a round (its movements added up) or one transfer."""
+
+    round_id: int | None
+    net: int
+    balance_after: int
+    time: datetime
+    kind: str
+    """The transfer kind of a single movement; "round" for a round's line."""
+    label: str
+    reason: str = ""
+    postings: list[Posting] = field(default_factory=list)
+    """A round's movements, oldest first (the details shown on demand)."""
+
+
+def statement_lines(user: Any, kind: str = "") -> QuerySet[Any]:
+    """The user's statement grouped: one row per round, one per other transfer, newest first.
+
+    Rows are dicts (``round_id``, ``solo``, ``net``, ``last``); ``statement_page`` turns a page
+    of them into ``StatementLine``s. Grouping in the database keeps a round on one page.
+    """
+    postings = Posting.objects.filter(account__key=wallet_key(user.pk))
+    if kind == "rounds":
+        postings = postings.filter(transfer__kind__in=ROUND_KINDS)
+    elif kind:
+        postings = postings.filter(transfer__kind=kind)
+    return (
+        postings.annotate(
+            solo=Case(When(transfer__round_id__isnull=True, then=F("pk")), default=Value(0))
+        )
+        .values("transfer__round_id", "solo")
+        .annotate(net=Sum("delta"), last=Max("account_version"), count=Count("pk"))
+        .order_by("-last")
+    )
+
+
+def statement_page(user: Any, rows: Any) -> list[StatementLine]:
+    """The lines of one page of ``statement_lines`` with their movements (two queries)."""
+    rows = list(rows)
+    wallet = Posting.objects.filter(account__key=wallet_key(user.pk)).select_related("transfer")
+    last = {
+        p.account_version: p for p in wallet.filter(account_version__in=[r["last"] for r in rows])
+    }
+    round_ids = [r["transfer__round_id"] for r in rows if r["transfer__round_id"] is not None]
+    by_round: dict[int, list[Posting]] = {}
+    for posting in wallet.filter(transfer__round_id__in=round_ids).order_by("account_version"):
+        by_round.setdefault(int(posting.transfer.round_id or 0), []).append(posting)
+    lines = []
+    for row in rows:
+        newest = last[row["last"]]
+        round_id = row["transfer__round_id"]
+        if round_id is None:
+            transfer = newest.transfer
+            lines.append(
+                StatementLine(
+                    None,
+                    int(row["net"]),
+                    newest.balance_after,
+                    transfer.created_at,
+                    transfer.kind,
+                    str(transfer.get_kind_display()),
+                    transfer.reason,
+                )
+            )
+        else:
+            lines.append(
+                StatementLine(
+                    int(round_id),
+                    int(row["net"]),
+                    newest.balance_after,
+                    newest.transfer.created_at,
+                    "round",
+                    "",
+                    postings=by_round.get(int(round_id), []),
+                )
+            )
+    return lines
+
+
+def in_play(user: Any) -> int:
+    """Xu the user has held for rounds not settled yet: the stake at risk, not a loss.
+
+    A player is in one round at a time, so only their latest holds can still be open.
+    """
+    recent = list(
+        Transfer.objects.filter(kind=TransferKind.HOLD, debit__key=wallet_key(user.pk))
+        .order_by("-id")
+        .values_list("round_id", "amount")[:4]
+    )
+    open_ids = set(
+        Account.objects.filter(
+            kind=AccountKind.ESCROW, round_id__in=[r for r, _a in recent], balance__gt=0
+        ).values_list("round_id", flat=True)
+    )
+    return sum(int(amount) for round_id, amount in recent if round_id in open_ids)
 
 
 def account_statement(account: Account) -> QuerySet[Posting]:

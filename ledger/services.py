@@ -37,6 +37,7 @@ from ledger.errors import (
     RoundSettledDifferently,
     StaffOnly,
 )
+from ledger.formats import Xu
 from ledger.keys import (
     bonus_day,
     daily_bonus_key,
@@ -61,7 +62,7 @@ from ledger.transactions import atomic_with_retry, retry_transient
 
 logger = logging.getLogger(__name__)
 
-SIGNUP_GRANT_XU = 10_000
+SIGNUP_GRANT_XU: int = settings.SIGNUP_GRANT_XU
 DAILY_BONUS_XU = 1_000
 CHECK_RUNS_KEPT = timedelta(days=30)
 
@@ -249,7 +250,7 @@ def _raise_refusal(exc: DatabaseError, open_round: int | None) -> None:
     detail = getattr(getattr(cause, "diag", None), "message_detail", None) or ""
     if sqlstate == "LD001":
         balance, _sep, amount = detail.partition(":")
-        raise InsufficientFunds(balance=int(balance), amount=int(amount)) from None
+        raise InsufficientFunds(balance=Xu(balance), amount=Xu(amount)) from None
     if sqlstate == "LD002":
         raise IdempotencyConflict(key=detail) from None
     if sqlstate == "LD003":
@@ -292,7 +293,7 @@ def _insert(fresh: list[tuple[int, Leg]], results: dict[int, Posted]) -> None:
     for index, leg in fresh:
         debit, credit = accounts[leg.debit], accounts[leg.credit]
         if debit.kind != AccountKind.ISSUANCE and debit.balance < leg.amount:
-            raise InsufficientFunds(balance=debit.balance, amount=leg.amount)
+            raise InsufficientFunds(balance=Xu(debit.balance), amount=Xu(leg.amount))
         transfer = Transfer(debit=debit, credit=credit, created_at=now, **leg.transfer_fields())
         debit.balance -= leg.amount
         debit.version += 1

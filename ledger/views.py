@@ -11,6 +11,7 @@ from django.views.decorators.http import require_POST
 
 from ledger import selectors, services
 from ledger.errors import LedgerError
+from ledger.formats import format_xu
 from ledger.models import TransferKind
 
 STATEMENT_PAGE_SIZE = 25
@@ -18,18 +19,27 @@ STATEMENT_PAGE_SIZE = 25
 
 @login_required
 def statement(request: HttpRequest) -> HttpResponse:
+    """One line per round (net result, its movements on demand) and per other movement."""
     kind = request.GET.get("kind", "")
-    if kind not in TransferKind.values:
+    if kind not in selectors.PLAYER_FILTERS:
         kind = ""
-    page = Paginator(selectors.statement(request.user, kind or None), STATEMENT_PAGE_SIZE)
+    page = Paginator(selectors.statement_lines(request.user, kind), STATEMENT_PAGE_SIZE).get_page(
+        request.GET.get("page")
+    )
+    labels = dict(TransferKind.choices)
     return render(
         request,
         "ledger/statement.html",
         {
-            "page": page.get_page(request.GET.get("page")),
+            "page": page,
+            "lines": selectors.statement_page(request.user, page.object_list),
             "kind": kind,
-            "kinds": TransferKind.choices,
+            "kinds": [
+                (name, _("Rounds") if name == "rounds" else labels[name])
+                for name in selectors.PLAYER_FILTERS
+            ],
             "balance": selectors.balance(request.user),
+            "in_play": selectors.in_play(request.user),
         },
     )
 
@@ -44,7 +54,8 @@ def claim_daily_bonus(request: HttpRequest) -> HttpResponse:
         messages.error(request, exc.message)
     else:
         messages.success(
-            request, _("Daily bonus claimed: +%(amount)s xu.") % {"amount": transfer.amount}
+            request,
+            _("Daily bonus claimed: +%(amount)s xu.") % {"amount": format_xu(transfer.amount)},
         )
     next_url = request.POST.get("next", "")
     if not url_has_allowed_host_and_scheme(

@@ -224,6 +224,8 @@ PRESENCE_TIMEOUT_SECONDS = env_int("PRESENCE_TIMEOUT_SECONDS", 30, minimum=2, ma
 
 # --- Game economy ---------------------------------------------------------------------
 HOUSE_FEE_PERCENT = env_decimal_percent("HOUSE_FEE_PERCENT", "0")
+# Xu granted once at sign-up (the ledger grants it; the sign-up page and welcome say how much).
+SIGNUP_GRANT_XU = 10_000
 
 # --- Moderation -------------------------------------------------------------------------
 # A player may dispute a round this many days after it ended.

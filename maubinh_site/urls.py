@@ -1,11 +1,29 @@
 from django.contrib import admin
+from django.templatetags.static import static
 from django.urls import include, path
+from django.utils.translation import gettext_lazy as _
+from django.views.generic import RedirectView
 from django.views.i18n import JavaScriptCatalog
 
 from games import views as game_views
 from maubinh_site.health import healthz
 
+
+class FaviconView(RedirectView):
+    """Browsers ask for /favicon.ico whatever the page says; send them to the icon."""
+
+    permanent = True
+
+    def get_redirect_url(self, *args: object, **kwargs: object) -> str:
+        return static("favicon.svg")  # at request time: the hashed name needs the manifest
+
+
+admin.site.site_header = _("Mậu Binh Online administration")
+admin.site.site_title = _("Mậu Binh Online administration")
+admin.site.index_title = _("Ledger, players and moderation")
+
 urlpatterns = [
+    path("favicon.ico", FaviconView.as_view(), name="favicon"),
     path("", game_views.home, name="home"),
     path("healthz", healthz, name="healthz"),
     path("accounts/", include("accounts.urls")),

@@ -10,7 +10,9 @@ from typing import Any
 
 from django.contrib import admin
 from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
 
+from ledger.formats import format_xu
 from moderation.models import (
     Compensation,
     Dispute,
@@ -21,6 +23,7 @@ from moderation.models import (
     StaffAction,
     UserIP,
 )
+from moderation.templatetags.moderation_tags import audit_values
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
@@ -40,6 +43,28 @@ class StaffActionAdmin(ReadOnlyAdmin):
     list_filter = ("action", "created_at")
     search_fields = ("actor__username", "target_repr", "reason")
     date_hierarchy = "created_at"
+    # The recorded states are shown as "label: value" lines, not as raw JSON.
+    fields = (
+        "created_at",
+        "actor",
+        "action",
+        "target_type",
+        "target_id",
+        "target_repr",
+        "dispute",
+        "reason",
+        "shown_before",
+        "shown_after",
+    )
+    readonly_fields = fields
+
+    @admin.display(description=_("before"))
+    def shown_before(self, action: StaffAction) -> str:
+        return audit_values(action.before)
+
+    @admin.display(description=_("after"))
+    def shown_after(self, action: StaffAction) -> str:
+        return audit_values(action.after)
 
 
 @admin.register(Dispute)
@@ -60,7 +85,20 @@ class DisputeAdmin(ReadOnlyAdmin):
 
 @admin.register(Compensation)
 class CompensationAdmin(ReadOnlyAdmin):
-    list_display = ("pk", "dispute", "recipient", "amount", "status", "requested_by", "decided_by")
+    list_display = (
+        "pk",
+        "dispute",
+        "recipient",
+        "shown_amount",
+        "status",
+        "requested_by",
+        "decided_by",
+    )
+
+    @admin.display(description=_("amount (xu)"), ordering="amount")
+    def shown_amount(self, compensation: Compensation) -> str:
+        return format_xu(compensation.amount)
+
     list_filter = ("status",)
 
 

@@ -14,6 +14,8 @@ from django.db.models import Q
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from ledger.formats import format_signed_xu, format_xu
+
 
 class CaseKind(models.TextChoices):
     DISPUTE = "dispute", _("Dispute")
@@ -342,6 +344,10 @@ class Notification(models.Model):
             ),
             NotificationKind.SUSPENSION_LIFTED: gettext("Your suspension was lifted."),
         }
+        if "amount" in p:
+            p["amount"] = format_xu(p["amount"])
+        if "change" in p:
+            p["change"] = format_signed_xu(p["change"])
         if "outcome" in p:
             p["outcome"] = str(Outcome(p["outcome"]).label)
         return messages[NotificationKind(self.kind)] % p

@@ -11,6 +11,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -132,7 +133,12 @@ def report_player(request: HttpRequest, user_id: int) -> HttpResponse:
 
 @login_required
 def my_cases(request: HttpRequest) -> HttpResponse:
-    return render(request, "moderation/my_cases.html", {"cases": selectors.cases_of(request.user)})
+    context = {
+        "cases": selectors.cases_of(request.user),
+        "days": services.dispute_window().days,
+        "history_url": reverse("games:history"),
+    }
+    return render(request, "moderation/my_cases.html", context)
 
 
 @login_required

@@ -21,6 +21,15 @@ BONUS_KEYS = (
     "straight_flush_chi1",
     "straight_flush_chi2",
 )
+BONUS_NAMES: dict[str, tuple[str, str]] = {
+    "trips_chi3": ("Sám chi cuối", "Three of a kind in chi 3"),
+    "full_house_chi2": ("Cù lũ chi giữa", "Full house in chi 2"),
+    "quads_chi1": ("Tứ quý chi đầu", "Four of a kind in chi 1"),
+    "quads_chi2": ("Tứ quý chi giữa", "Four of a kind in chi 2"),
+    "straight_flush_chi1": ("Thùng phá sảnh chi đầu", "Straight flush in chi 1"),
+    "straight_flush_chi2": ("Thùng phá sảnh chi giữa", "Straight flush in chi 2"),
+}
+"""The name of each bonus hand, (Vietnamese, English), in the order of ``BONUS_KEYS``."""
 DEFAULT_BONUS = {
     "trips_chi3": 3,
     "full_house_chi2": 2,

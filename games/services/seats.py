@@ -27,6 +27,7 @@ from games.services.common import bump, end_arranging_now, lock_table, log, tabl
 from games.services.countdown import schedule_auto_start
 from games.signals import seat_changed, seat_wanted, send_on_commit
 from ledger import selectors as ledger_selectors
+from ledger.formats import Xu
 
 MAX_CLIENT_SEED = 64
 
@@ -55,8 +56,8 @@ def sit(user: User, table_id: int, position: int | None = None) -> Seat:
         raise SeatError(
             _("You need at least %(minimum)s xu to sit here; you have %(balance)s xu."),
             code="balance_too_low",
-            minimum=table.min_balance,
-            balance=balance,
+            minimum=Xu(table.min_balance),
+            balance=Xu(balance),
         )
     taken = set(table.seat_set.values_list("position", flat=True))
     free = [p for p in range(table.seats) if p not in taken]

@@ -7,21 +7,15 @@ from typing import Any
 from django import template
 from django.utils import translation
 from django.utils.html import format_html, format_html_join
+from django.utils.translation import ngettext
 
 from games.rules import card_name_en, card_name_vi, parse_card
 from games.rules.cards import SUIT_SYMBOLS, SUITS
 from games.rules.instant import INSTANT_NAMES
-from ledger.templatetags.ledger_tags import xu
+from games.rules.presets import BONUS_NAMES
+from ledger.formats import format_signed_xu
 
 register = template.Library()
-BONUS_NAMES = {
-    "trips_chi3": "Sám chi cuối",
-    "full_house_chi2": "Cù lũ chi giữa",
-    "quads_chi1": "Tứ quý chi đầu",
-    "quads_chi2": "Tứ quý chi giữa",
-    "straight_flush_chi1": "Thùng phá sảnh chi đầu",
-    "straight_flush_chi2": "Thùng phá sảnh chi giữa",
-}
 
 
 def _english() -> bool:
@@ -74,7 +68,10 @@ def instant_name(kind: str | None) -> str:
 
 @register.filter
 def bonus_name(key: str | None) -> str:
-    return BONUS_NAMES.get(key or "", "")
+    if not key or key not in BONUS_NAMES:
+        return ""
+    vi, en = BONUS_NAMES[key]
+    return en if _english() else vi
 
 
 @register.filter
@@ -102,11 +99,18 @@ def absolute(value: Any) -> Any:
 
 
 @register.filter
-def signed_xu(value: Any) -> str:
-    """Xu with a sign and the language's grouping: +1.000, −200, 0."""
+def units(value: Any) -> str:
+    """A signed number of units with the right plural: "+1 unit", "−3 units", "0 units"."""
     try:
         number = int(value)
     except (TypeError, ValueError):
         return ""
-    sign = "+" if number > 0 else "−" if number < 0 else ""
-    return sign + xu(abs(number))
+    return ngettext("%(units)s unit", "%(units)s units", abs(number)) % {
+        "units": format_signed_xu(number)
+    }
+
+
+@register.filter
+def signed_xu(value: Any) -> str:
+    """Xu with a sign and the language's grouping: +1.000, −200, 0."""
+    return format_signed_xu(value)

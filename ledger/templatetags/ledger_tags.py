@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from django import template
 from django.urls import NoReverseMatch, reverse
-from django.utils import formats
+
+from ledger.formats import format_signed_xu, format_xu
 
 register = template.Library()
 
@@ -26,12 +27,11 @@ def round_url(round_id: int | None) -> str:
 
 @register.filter
 def xu(value: int | None) -> str:
-    """A whole number of xu grouped by thousands in the active language: 10.000 / 10,000.
+    """A whole number of xu in the page's language: 10.000 / 10,000, −200."""
+    return format_xu(value)
 
-    Django's Vietnamese locale sets no NUMBER_GROUPING, so floatformat would not group.
-    """
-    if value is None:
-        return ""
-    separator = str(formats.get_format("THOUSAND_SEPARATOR"))
-    sign = "-" if value < 0 else ""
-    return sign + f"{abs(int(value)):,}".replace(",", separator)
+
+@register.filter
+def signed_xu(value: int | None) -> str:
+    """Xu with a sign: +1.000, −200, 0."""
+    return format_signed_xu(value)

@@ -49,3 +49,21 @@ def test_sign_up_page_renders_in_vietnamese_by_default(client):
     html = response.content.decode()
     assert '<html lang="vi">' in html
     assert "Tạo tài khoản" in html
+
+
+def test_sign_up_says_how_many_xu_were_granted(client, password):
+    page = client.get(reverse("accounts:signup")).content.decode()
+    assert "Bạn nhận 10.000 xu khi đăng ký" in page
+    response = client.post(
+        reverse("accounts:signup"),
+        {
+            "username": "lan",
+            "display_name": "Lan & Co",
+            "password1": password,
+            "password2": password,
+        },
+        follow=True,
+    )
+    messages = [str(m) for m in response.context["messages"]]
+    assert messages == ["Chào mừng Lan & Co! Bạn đã nhận 10.000 xu để bắt đầu chơi."]
+    assert "Lan &amp; Co" in response.content.decode()  # escaped once, on display

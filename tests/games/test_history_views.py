@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -10,6 +11,9 @@ from django.utils import timezone
 
 from games import services
 from games.models import Round, RoundState
+from games.rules import Category
+from games.rules.instant import INSTANT_NAMES
+from games.rules.presets import BONUS_NAMES
 
 pytestmark = pytest.mark.django_db
 
@@ -82,3 +86,85 @@ def test_verify_confirms_a_finished_deal(client, players, table) -> None:  # typ
     client.force_login(players[0])
     reply = client.post(reverse("games:verify", kwargs={"round_id": round_.pk})).json()
     assert reply["ok"] is True
+
+
+# --- Words: the round page in the reader's language, amounts written one way -------------
+
+QUADS_HAND = [["AS", "AD", "AC", "AH", "2C"], ["KS", "KD", "7C", "8D", "9H"], ["QS", "QD", "3C"]]
+TRIPS_HAND = [["3S", "3D", "3H", "4C", "5D"], ["6S", "6D", "8C", "TD", "JH"], ["2S", "4S", "7S"]]
+
+
+def _play_dealt(players, table, hands) -> Round:  # type: ignore[no-untyped-def]
+    """A two-player round where the hands are the given arrangements (a bonus, a scoop)."""
+    services.sit(players[0], table.pk)
+    services.sit(players[1], table.pk)
+    round_ = services.start_round(players[0], table.pk)
+    for player, hand in zip(players, hands, strict=False):
+        # Test set-up only: replace the dealt cards so the hand is known.
+        round_.players.filter(user=player).update(cards=[c for part in hand for c in part])
+        services.submit_arrangement(player, round_.pk, hand)
+    for _ in range(6):
+        round_.refresh_from_db()
+        if round_.state == RoundState.SETTLED:
+            break
+        Round.objects.filter(pk=round_.pk).update(deadline=timezone.now() - timedelta(seconds=5))
+        services.advance_round(round_.pk, round_.state, round_.phase)
+    round_.refresh_from_db()
+    assert round_.state == RoundState.SETTLED
+    return round_
+
+
+def _visible_text(html: str) -> str:
+    """The page's words: tags, scripts and attribute values removed."""
+    html = re.sub(r"<(script|style)\b.*?</\1>", " ", html, flags=re.S)
+    return re.sub(r"<[^>]+>", " ", html)
+
+
+def test_the_english_round_page_names_hands_and_bonuses_in_english(  # type: ignore[no-untyped-def]
+    client, players, table
+) -> None:
+    round_ = _play_dealt(players, table, [QUADS_HAND, TRIPS_HAND])
+    players[0].preferred_language = "en"
+    players[0].save(update_fields=["preferred_language"])
+    client.force_login(players[0])
+    text = _visible_text(client.get(_detail(round_)).content.decode())
+    assert "Four of a kind in chi 1" in text
+    assert "Four of a kind" in text
+    vietnamese = [c.name_vi for c in Category] + [vi for vi, _en in BONUS_NAMES.values()]
+    vietnamese += [vi for vi, _en in INSTANT_NAMES.values()]
+    assert [name for name in vietnamese if re.search(rf"\b{re.escape(name)}\b", text)] == []
+
+
+def test_units_are_signed_with_a_true_minus_and_the_right_plural(  # type: ignore[no-untyped-def]
+    client, players, table
+) -> None:
+    round_ = _play_dealt(players, table, [QUADS_HAND, TRIPS_HAND])
+    loser = players[1]
+    loser.preferred_language = "en"
+    loser.save(update_fields=["preferred_language"])
+    client.force_login(loser)
+    text = _visible_text(client.get(_detail(round_)).content.decode())
+    units = round_.players.get(user=loser).units
+    assert units < -1
+    assert f"\u2212{-units} units" in text
+    assert not re.search(r"(?<![\w-])-\d", text), "a hyphen used as a minus sign"
+
+
+def test_a_finished_round_offers_a_dispute_and_says_until_when(client, players, table) -> None:  # type: ignore[no-untyped-def]
+    round_ = _play_to_the_end(players, table)
+    client.force_login(players[0])
+    page = client.get(_detail(round_)).content.decode()
+    assert reverse("moderation:file_dispute", kwargs={"round_id": round_.pk}) in page
+    assert "Bạn có thể khiếu nại đến" in page  # the window, in the reader's language
+    assert reverse("moderation:my_cases") in page
+
+
+def test_a_round_past_the_dispute_window_says_so_instead_of_a_link(  # type: ignore[no-untyped-def]
+    client, players, table, settings
+) -> None:
+    round_ = _play_to_the_end(players, table)
+    Round.objects.filter(pk=round_.pk).update(settled_at=timezone.now() - timedelta(days=30))
+    client.force_login(players[0])
+    page = client.get(_detail(round_)).content.decode()
+    assert reverse("moderation:file_dispute", kwargs={"round_id": round_.pk}) not in page
+    assert "đã quá hạn" in page

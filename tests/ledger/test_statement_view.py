@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -17,7 +18,13 @@ def client_of(player: Any) -> Client:
     return client
 
 
-def test_the_statement_lists_movements_newest_first_with_the_running_balance(
+def _lines(page: Any) -> list[tuple[str, int | None, int, int]]:
+    return [
+        (line.kind, line.round_id, line.net, line.balance_after) for line in page.context["lines"]
+    ]
+
+
+def test_the_statement_shows_one_line_per_round_with_its_net_result(
     client_of: Client, player: Any, other_player: Any
 ) -> None:
     services.hold(9, player, 400)
@@ -25,21 +32,47 @@ def test_the_statement_lists_movements_newest_first_with_the_running_balance(
     services.settle_round(9, {player.pk: 400, other_player.pk: -400})
     page = client_of.get(reverse("ledger:statement"))
     assert page.status_code == 200
-    rows = [(p.transfer.kind, p.delta, p.balance_after) for p in page.context["page"]]
-    assert rows == [
-        ("settle", 800, 10_400),
-        ("hold", -400, 9_600),
-        ("signup_grant", 10_000, 10_000),
-    ]
-    assert "ván #9" in page.content.decode()
+    assert _lines(page) == [("round", 9, 400, 10_400), ("signup_grant", None, 10_000, 10_000)]
+    html = page.content.decode()
+    assert "Ván #9" in html
+    # The hold and the settlement are there on demand, not as a loss and a gain.
+    details = html[html.index("<details") : html.index("</details>")]
+    assert "Giữ xu cược ván" in details and "Thanh toán ván" in details
 
 
-def test_the_statement_filters_by_kind(client_of: Client, player: Any) -> None:
+def test_a_round_being_played_shows_its_hold_as_in_play(
+    client_of: Client, player: Any, other_player: Any
+) -> None:
+    services.hold(9, player, 400)
+    page = client_of.get(reverse("ledger:statement"))
+    assert page.context["in_play"] == 400
+    assert 'data-testid="statement-in-play"' in page.content.decode()
+    home = client_of.get(reverse("home")).content.decode()
+    in_play = re.search(r'<span class="in-play" data-testid="header-in-play"[^>]*>([^<]*)<', home)
+    assert in_play and in_play.group(1) == "+ 400 đang chơi"
+    assert "hidden" not in in_play.group(0)
+
+
+def test_the_filter_offers_a_player_only_their_own_kinds(client_of: Client, player: Any) -> None:
     services.claim_daily_bonus(player)
     page = client_of.get(reverse("ledger:statement"), {"kind": "daily_bonus"})
-    assert [p.transfer.kind for p in page.context["page"]] == ["daily_bonus"]
-    unknown = client_of.get(reverse("ledger:statement"), {"kind": "nonsense"})
-    assert len(unknown.context["page"]) == 2
+    assert [line.kind for line in page.context["lines"]] == ["daily_bonus"]
+    offered = [value for value, _label in page.context["kinds"]]
+    assert "rounds" in offered
+    assert not {"bot_topup", "house_funding", "fee", "hold", "settle"} & set(offered)
+    for hidden in ("bot_topup", "nonsense"):
+        unknown = client_of.get(reverse("ledger:statement"), {"kind": hidden})
+        assert len(unknown.context["lines"]) == 2  # every movement
+
+
+def test_the_rounds_filter_keeps_rounds_only(
+    client_of: Client, player: Any, other_player: Any
+) -> None:
+    services.hold(9, player, 400)
+    services.hold(9, other_player, 400)
+    services.settle_round(9, {player.pk: -400, other_player.pk: 400})
+    page = client_of.get(reverse("ledger:statement"), {"kind": "rounds"})
+    assert _lines(page) == [("round", 9, -400, 9_600)]
 
 
 def test_the_statement_is_paginated(client_of: Client, player: Any, staff: Any) -> None:
@@ -47,9 +80,9 @@ def test_the_statement_is_paginated(client_of: Client, player: Any, staff: Any) 
         services.adjust_balance(player, 1, reason=f"test {n}", actor=staff)
     first = client_of.get(reverse("ledger:statement"))
     second = client_of.get(reverse("ledger:statement"), {"page": 2})
-    assert len(first.context["page"]) == STATEMENT_PAGE_SIZE
-    assert len(second.context["page"]) == 6
-    assert second.context["page"][5].transfer.kind == "signup_grant"
+    assert len(first.context["lines"]) == STATEMENT_PAGE_SIZE
+    assert len(second.context["lines"]) == 6
+    assert second.context["lines"][5].kind == "signup_grant"
 
 
 def test_a_visitor_must_log_in_to_see_a_statement(client: Client) -> None:

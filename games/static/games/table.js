@@ -293,6 +293,14 @@ function applySnapshot(snap) {
   if (state.round && state.round.state === "settled") renderSummary(false);
 }
 
+function setHeaderInPlay(hold) {
+  // The header says the held stake is in play, not lost (base.html's ledger wallet).
+  const node = document.querySelector("[data-testid=header-in-play]");
+  if (!node) return;
+  node.hidden = !(hold > 0);
+  if (hold > 0) node.textContent = fmt(gettext("+ %(x)s in play"), { x: xu(hold) });
+}
+
 function setHeaderBalance(balance) {
   const node = document.querySelector("[data-testid=header-balance]");
   if (node) node.textContent = fmt(gettext("%(balance)s xu"), { balance: xu(balance) });
@@ -551,8 +559,16 @@ function seatHead(seat, player) {
     name.append(" ", tag);
   }
   who.append(name);
+  if (seat.user !== config.user) {
+    const report = el("a", "report-link", gettext("Report"));
+    report.href = `${config.report.replace("/0/", `/${seat.user}/`)}?table=${config.table}`;
+    report.target = "_blank";
+    report.rel = "noopener";
+    who.append(report);
+  }
   who.append(el("span", "balance", `${xu(seat.balance)} xu`));
   const live = state.round && (state.round.state === "arranging" || state.round.state === "showdown");
+  if (seat.user === config.user) setHeaderInPlay(live && player ? player.hold : 0);
   if (live && player && player.hold > 0 && seat.user === config.user) {
     // The wallet shows what is left; say where the rest is until the round is paid.
     who.append(el("span", "held", fmt(gettext("%(x)s xu held for this round"), { x: xu(player.hold) })));
@@ -1048,7 +1064,10 @@ function renderSummary(focus) {
   detail.href = `${config.history}${summary.round}/`;
   const ledger = el("a", "", gettext("Statement"));
   ledger.href = config.statement;
-  links.append(detail, document.createTextNode(" · "), ledger);
+  // A dispute is one click away (the form explains the window).
+  const dispute = el("a", "dispute-link", gettext("File a dispute"));
+  dispute.href = config.dispute.replace("/0/", `/${summary.round}/`);
+  links.append(detail, document.createTextNode(" · "), ledger, document.createTextNode(" · "), dispute);
   box.append(links);
   box.hidden = false;
   if (focus && !box.contains(document.activeElement)) box.focus({ preventScroll: true });

@@ -1,0 +1,32 @@
+// Every page: the phone menu, and forms that must not be sent twice. No inline handlers (CSP).
+
+const header = document.querySelector("[data-menu]");
+const toggle = header && header.querySelector(".menu-toggle");
+const nav = header && header.querySelector(".site-nav");
+
+if (header && toggle && nav) {
+  // With this script the nav folds behind the button on narrow screens (CSS decides when).
+  header.classList.add("has-menu");
+  toggle.hidden = false;
+  const setOpen = (open) => {
+    toggle.setAttribute("aria-expanded", String(open));
+    header.classList.toggle("menu-open", open);
+  };
+  toggle.addEventListener("click", () => setOpen(toggle.getAttribute("aria-expanded") !== "true"));
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && header.classList.contains("menu-open")) {
+      setOpen(false);
+      toggle.focus();
+    }
+  });
+}
+
+for (const form of document.querySelectorAll("form[data-submit-once]")) {
+  form.addEventListener("submit", () => {
+    for (const button of form.querySelectorAll("button[type=submit]")) button.disabled = true;
+  });
+}
+
+for (const select of document.querySelectorAll("select[data-submit-on-change]")) {
+  select.addEventListener("change", () => select.form.requestSubmit());
+}
