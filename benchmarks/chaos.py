@@ -17,7 +17,7 @@ all; none in the first ``--warmup`` or the last ``--tail`` seconds):
 
     daphne_kill      kill -9 a daphne; its clients reconnect
     worker_kill      kill -9 a worker (main process and pool)
-    worker_stop      SIGSTOP a worker, caught inside a transaction when possible; SIGCONT
+    worker_stop      SIGSTOP a worker, caught holding a table's row lock when possible; SIGCONT
                      after ``--stop-seconds``
     beat_kill        kill -9 the beat
     redis_restart    kill -9 Redis; it comes back empty
@@ -478,7 +478,7 @@ class ScriptedPlayer:
     async def _ping(self) -> None:
         while True:
             await asyncio.sleep(15)
-            await self._send({"type": "ping"})
+            await self._send({"type": "ping", "ref": f"{self.name}:ping"})
 
     async def _send(self, message: dict[str, Any]) -> bool:
         if self.ws is None:
@@ -513,18 +513,20 @@ class ScriptedPlayer:
                 future.set_result(message)
             return
         if kind == "error":
-            self.stats.errors[message.get("code", "?")] += 1
+            # Refs name the request: "chaos0p1:ping" -> "ping:server_error".
+            request = str(ref).rpartition(":")[2] if ref else "?"
+            self.stats.errors[f"{request}:{message.get('code', '?')}"] += 1
             return
         version = message.get("version")
         if kind == "snapshot":
-            self.version = message["version"]
+            self.version = message["version"]  # the answer to a request, or on connect
             self._on_snapshot(message)
             return
         if isinstance(version, int):
             if self.version and version > self.version + 1:
                 self.stats.gaps += 1
                 self.version = version
-                self._later(self._send({"type": "snapshot"}))
+                self._later(self._send({"type": "snapshot", "ref": f"{self.name}:snapshot"}))
                 return
             self.version = max(self.version, version)
         if kind == "cards":
@@ -539,11 +541,11 @@ class ScriptedPlayer:
             if not self.dropped:
                 self.stats.stood_up[message.get("reason", "?")] += 1
                 log(f"{self.name} stood up while present: {message.get('reason')}")
-            self._later(self._send({"type": "snapshot"}))
+            self._later(self._send({"type": "snapshot", "ref": f"{self.name}:snapshot"}))
 
     def _on_snapshot(self, snapshot: dict[str, Any]) -> None:
         if not snapshot["you"]["seated"] and not self.dropped:
-            self._later(self._send({"type": "sit", "ref": f"{self.name}-sit"}))
+            self._later(self._send({"type": "sit", "ref": f"{self.name}:sit"}))
         current = snapshot.get("round")
         if not current or not current.get("you"):
             return
@@ -569,7 +571,7 @@ class ScriptedPlayer:
         """Submit until acknowledged, resending with the same ref (the page does the same)."""
         await asyncio.sleep(self.rng.uniform(0.5, 3.0))
         chi = await asyncio.to_thread(arrange, cards)
-        ref = f"{self.name}-submit-{round_id}"
+        ref = f"{self.name}:submit{round_id}"
         give_up = time.time() + 40
         while time.time() < give_up and not self.dropped and not self.stopping:
             if round_id in self.submitted:
@@ -788,20 +790,21 @@ class Injector:
         seconds = self.options.stop_seconds * self.rng.uniform(0.85, 1.15)
         await asyncio.sleep(seconds)
         worker.signal(signal.SIGCONT)
-        where = "inside a transaction" if held else "(no transaction caught)"
+        where = "holding a table lock" if held else "(no table lock caught)"
         return f"{worker.name} stopped {where} for {seconds:.1f} s"
 
     def _stop_inside_transaction(self, worker: Service) -> bool:
-        """SIGSTOP the worker; keep it stopped once a backend of ours sits idle in a
-        transaction (the stopped process holds its locks), else resume and try again."""
+        """SIGSTOP the worker; keep it stopped once one of its backends sits idle inside a
+        transaction that locked a table row (the stopped process holds the lock), else
+        resume it and try again; after 8 s, stop it wherever it is."""
         with psycopg.connect(self.url, autocommit=True, application_name="chaos-harness") as db:
             deadline = time.monotonic() + 8
             while time.monotonic() < deadline:
                 worker.signal(signal.SIGSTOP)
                 time.sleep(0.05)
-                first = self._idle_in_transaction(db)
+                first = self._holding_a_table(db)
                 time.sleep(0.1)
-                if first & self._idle_in_transaction(db):
+                if first & self._holding_a_table(db):
                     return True
                 worker.signal(signal.SIGCONT)
                 time.sleep(self.rng.uniform(0.02, 0.15))
@@ -809,10 +812,15 @@ class Injector:
             return False
 
     @staticmethod
-    def _idle_in_transaction(db: psycopg.Connection[Any]) -> set[tuple[int, Any]]:
+    def _holding_a_table(db: psycopg.Connection[Any]) -> set[tuple[int, Any]]:
+        """Backends idle in a transaction holding a row lock on games_table (FOR UPDATE
+        takes a RowShareLock on the relation, which pg_locks shows)."""
         rows = db.execute(
-            "SELECT pid, state_change FROM pg_stat_activity WHERE datname = current_database() "
-            "AND state = 'idle in transaction' AND pid <> pg_backend_pid()"
+            "SELECT a.pid, a.state_change FROM pg_stat_activity a WHERE a.datname = "
+            "current_database() AND a.state = 'idle in transaction' AND a.pid <> "
+            "pg_backend_pid() AND EXISTS (SELECT 1 FROM pg_locks l JOIN pg_class c ON "
+            "c.oid = l.relation WHERE l.pid = a.pid AND c.relname = 'games_table' "
+            "AND l.mode = 'RowShareLock' AND l.granted)"
         ).fetchall()
         return {(pid, changed) for pid, changed in rows}
 
@@ -1192,7 +1200,7 @@ def analyse(
     )
     lines.append(
         f"settled twice: {twice_events} (round log), {twice_ledger} (ledger), "
-        f"{sum(p.stats.settled_seen_twice for p in players[:1])} (clients)"
+        f"{players[0].stats.settled_seen_twice} (clients)"
     )
     lines.append(f"holds without a live round: {orphans[0]} escrows, {orphans[1]} xu")  # type: ignore[index]
     lines.append(
@@ -1377,6 +1385,10 @@ def main() -> int:
             + (", ".join(f"{n} at {t:.0f} s (exit {rc})" for n, t, rc in deaths) or "none")
         )
         print(f"ledger_check: exit {check_code}: {check_out}")
+        print(
+            f"harness CPU: {time.process_time():.0f} s over {end - start:.0f} s of play "
+            f"(players, monitor, faults)"
+        )
         if stats.failed_connections:
             broken.append(f"{stats.failed_connections} failed connections (none for 30 s)")
         if stats.stopped_players:
