@@ -595,10 +595,12 @@ class ScriptedPlayer:
             if reply["type"] == "ok":
                 self.submitted.add(round_id)
                 self.stats.submitted += 1
-            else:
-                self.stats.errors[f"submit:{reply.get('code')}"] += 1
-                log(f"{self.name}: submit of round {round_id} refused: {reply.get('code')}")
-            return
+                return
+            self.stats.errors[f"submit:{reply.get('code')}"] += 1
+            log(f"{self.name}: submit of round {round_id} refused: {reply.get('code')}")
+            if reply.get("code") != "server_error":
+                return
+            await asyncio.sleep(1)  # a failed submit is resent, as the page does
         if not self.dropped and not self.stopping and round_id not in self.submitted:
             self.stats.lost_submissions += 1
             log(f"{self.name}: submission for round {round_id} never acknowledged")
