@@ -41,8 +41,10 @@ xu lost by an absent player and ``ledger_check``. It exits 1 when an invariant b
   at most one table per pool process);
 - ``ledger_check`` fails;
 - the load did not run: a failed connection (none for 30 s), a player task that stopped,
-  an error reply, a submission never acknowledged, a present player stood up, a process
-  that died without a fault, a fault that could not be injected.
+  an error reply (a submit answered ``server_error`` is resent with its ref, as the page
+  does, and counts only if it is never acknowledged), a submission never acknowledged, a
+  present player stood up, a process that died without a fault, a fault that could not
+  be injected.
 
 Rounds that wait for an absent player's arranging deadline are left out of the recovery
 times (they are slow by design) and counted in the absent-player figures instead. A round
@@ -380,6 +382,7 @@ def arrange(cards: list[str]) -> list[list[str]]:
 @dataclass
 class LoadStats:
     errors: Counter[str] = field(default_factory=Counter)
+    resent: Counter[str] = field(default_factory=Counter)  # failed submits, then resent
     submitted: int = 0
     lost_submissions: int = 0
     failed_connections: int = 0
@@ -596,11 +599,14 @@ class ScriptedPlayer:
                 self.submitted.add(round_id)
                 self.stats.submitted += 1
                 return
-            self.stats.errors[f"submit:{reply.get('code')}"] += 1
             log(f"{self.name}: submit of round {round_id} refused: {reply.get('code')}")
             if reply.get("code") != "server_error":
+                self.stats.errors[f"submit:{reply.get('code')}"] += 1
                 return
-            await asyncio.sleep(1)  # a failed submit is resent, as the page does
+            # A failed submit is resent with its ref, as the page does; it counts against
+            # the run only if it is never acknowledged (a lost submission).
+            self.stats.resent[f"submit:{reply.get('code')}"] += 1
+            await asyncio.sleep(1)
         if not self.dropped and not self.stopping and round_id not in self.submitted:
             self.stats.lost_submissions += 1
             log(f"{self.name}: submission for round {round_id} never acknowledged")
@@ -1130,7 +1136,6 @@ def analyse(
     settled = sum(r.outcome == "settled" for r in rounds)
     voided = sum(r.outcome == "voided" for r in rounds)
     states = Counter(r.state for r in rounds if r.outcome == "voided")
-    now = float(db.execute("SELECT extract(epoch FROM clock_timestamp())").fetchone()[0])  # type: ignore[index]
     stuck_rounds = db.execute(
         "SELECT count(*) FROM games_round WHERE state IN ('arranging', 'showdown') "
         "AND (deadline IS NULL OR deadline < clock_timestamp() - make_interval(secs => %s))",
@@ -1186,7 +1191,7 @@ def analyse(
                 )
                 break
     dropped = [p for p in players if p.dropped]
-    seat_left = db.execute(
+    still_seated = db.execute(
         "SELECT count(*) FROM games_seat WHERE user_id = ANY(%s)", ([p.user_id for p in dropped],)
     ).fetchone()[0]  # type: ignore[index]
 
@@ -1208,7 +1213,7 @@ def analyse(
     lines.append(
         f"absent players (no connection > {AWAY_SECONDS:.0f} s + one sweep) dealt in: "
         f"{dealt_absent} rounds, xu lost {lost}; dropped players still seated at the end: "
-        f"{seat_left} of {len(dropped)}"
+        f"{still_seated} of {len(dropped)}"
     )
     lines += lines_absent[:10]
     longest = longest_gap(settlements, run_start + options.warmup, run_end - 1)
@@ -1230,7 +1235,6 @@ def analyse(
             r.outcome == "settled" and r.dealt >= run_start for r in by_table[seating_table]
         ):
             broken.append(f"scripted table {seating_table} settled no round")
-    del now
     return lines, broken
 
 
@@ -1378,7 +1382,8 @@ def main() -> int:
             f"load: {stats.submitted} submissions acknowledged, {stats.reconnects} reconnects "
             f"({stats.connect_attempts_failed} refused attempts), failed connections "
             f"{stats.failed_connections}, stopped players {len(stats.stopped_players)}, "
-            f"errors {dict(stats.errors) or 0}, submissions never acknowledged "
+            f"errors {dict(stats.errors) or 0}, failed submits resent {dict(stats.resent) or 0}, "
+            f"submissions never acknowledged "
             f"{stats.lost_submissions}, present players stood up {dict(stats.stood_up) or 0}, "
             f"version gaps {stats.gaps}"
         )
