@@ -62,14 +62,17 @@ def reveal(table: Table, round_: Round, result: RoundResult | None = None) -> No
 
 
 @transaction.atomic
-def advance_round(round_id: int, expected_state: str, expected_phase: int) -> Round | None:
+def advance_round(
+    round_id: int, expected_state: str, expected_phase: int, *, skip_locked: bool = False
+) -> Round | None:
     """The timer step: end arranging, reveal the next chi, or settle. Idempotent.
 
     A task that finds the round in another state or phase is stale (a duplicate, a retry,
     or the showdown began early) and does nothing; one that fires early reschedules.
+    With ``skip_locked`` (the sweeper) a table busy elsewhere is left for later.
     """
     try:
-        table, round_ = lock_round(round_id)
+        table, round_ = lock_round(round_id, skip_locked=skip_locked)
     except NotFound:
         return None
     if round_.state != expected_state or round_.phase != expected_phase:
