@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import threading
 import time
 from datetime import timedelta
 
 import pytest
 from celery import Celery
+from django.db import connection
 from django.utils import timezone
 
 from games import services
@@ -14,6 +16,7 @@ from games.models import Round, RoundState
 from tests.games import live
 from tests.processes import celery_worker, site_env
 from tests.redisserver import REDIS_SERVER, private_redis
+from tests.services import TEST_REDIS_URL
 
 pytestmark = [
     pytest.mark.postgres,
@@ -74,3 +77,83 @@ def test_a_worker_holding_timers_survives_an_empty_redis_restart_and_rounds_go_o
 
 def _settled(round_id: int) -> bool:
     return Round.objects.filter(pk=round_id, state=RoundState.SETTLED).exists()
+
+
+def _backend_pid() -> int:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        (pid,) = cursor.fetchone()
+    return int(pid)
+
+
+def _terminate_other_sessions(spare: int = 0) -> int:
+    """pg_terminate_backend on every session of the test database but this thread's and
+    ``spare``: the worker's."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND pid NOT IN (pg_backend_pid(), %s)",
+            [spare],
+        )
+        (count,) = cursor.fetchone()
+    return int(count)
+
+
+@pytest.mark.redis
+def test_a_round_advances_on_time_while_the_database_kills_the_workers_connections(
+    tmp_path, players
+):
+    table = services.create_table(
+        players[0],
+        name="Bàn PostgreSQL",
+        stake=10,
+        rules_overrides={"arrange_seconds": 30, "reveal_seconds": 2, "start_seconds": 60},
+    )
+    for player in players[:2]:
+        services.sit(player, table.pk)
+    round_ = services.start_round(players[0], table.pk)
+    env = site_env(
+        DATABASE_URL=live.test_database_url(), REDIS_URL=TEST_REDIS_URL, CELERY_LOG_LEVEL="INFO"
+    )
+    client = Celery(
+        broker=TEST_REDIS_URL,
+        broker_transport_options={"global_keyprefix": f"{env['REDIS_PREFIX']}:"},
+    )
+    log = tmp_path / "worker.log"
+    # No beat: no sweeper to hide a dropped timer step.
+    with celery_worker(env, log) as worker:
+        client.send_task("games.sweep")  # the worker opens its database connection
+        _wait_for(lambda: "games.sweep[" in log.read_text(), 15, "no sweep", log)
+        time.sleep(0.5)
+        assert _terminate_other_sessions() >= 1
+        deadline = timezone.now() + timedelta(seconds=2)
+        Round.objects.filter(pk=round_.pk).update(deadline=deadline)
+        client.send_task("games.advance_round", (round_.pk, "arranging", 1), eta=deadline)
+
+        # Keep killing the worker's sessions through the showdown: between timer steps
+        # (the health check reconnects) and during them (the step is retried).
+        stop = threading.Event()
+        tests_own = _backend_pid()
+
+        def keep_killing() -> None:
+            try:
+                while not stop.wait(1.5):
+                    _terminate_other_sessions(spare=tests_own)
+            finally:
+                connection.close()
+
+        killer = threading.Thread(target=keep_killing, daemon=True)
+        killer.start()
+        try:
+            # Arranging ends at the deadline; three reveals 2 s apart, then settlement.
+            on_time = deadline.timestamp() + 3 * 2 + 6
+            _wait_for(
+                lambda: _settled(round_.pk),
+                on_time - time.time(),
+                "the round did not settle on time",
+                log,
+            )
+        finally:
+            stop.set()
+            killer.join(timeout=10)
+        assert worker.poll() is None
