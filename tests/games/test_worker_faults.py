@@ -65,7 +65,11 @@ def test_a_worker_holding_timers_survives_an_empty_redis_restart_and_rounds_go_o
             client.send_task("games.advance_round", (round_.pk, "arranging", 1), eta=deadline)
             _wait_for(lambda: "games.advance_round[" in log.read_text(), 15, "no timer", log)
             server.restart_empty()
+            back = time.time()
             _wait_for(lambda: worker.poll() is not None or _settled(round_.pk), 40, "", log)
+            print(
+                f"settled {time.time() - max(back, deadline.timestamp()):.1f} s after its deadline"
+            )
             assert worker.poll() is None, f"the worker died:\n{log.read_text()[-4000:]}"
             # A second restart in the middle of the next step changes nothing.
             server.restart_empty(down_for=3.0)
@@ -156,4 +160,6 @@ def test_a_round_advances_on_time_while_the_database_kills_the_workers_connectio
         finally:
             stop.set()
             killer.join(timeout=10)
+        # The showdown's own length: three reveals, then settlement.
+        print(f"settled {time.time() - deadline.timestamp() - 3 * 2:.1f} s after it was due")
         assert worker.poll() is None
