@@ -53,6 +53,7 @@ def test_a_worker_holding_timers_survives_an_empty_redis_restart_and_rounds_go_o
             DATABASE_URL=live.test_database_url(), REDIS_URL=server.url, CELERY_LOG_LEVEL="INFO"
         )
         client = Celery(
+            set_as_current=False,
             broker=server.url,
             broker_transport_options={"global_keyprefix": f"{env['REDIS_PREFIX']}:"},
         )
@@ -120,6 +121,7 @@ def test_a_round_advances_on_time_while_the_database_kills_the_workers_connectio
         DATABASE_URL=live.test_database_url(), REDIS_URL=TEST_REDIS_URL, CELERY_LOG_LEVEL="INFO"
     )
     client = Celery(
+        set_as_current=False,
         broker=TEST_REDIS_URL,
         broker_transport_options={"global_keyprefix": f"{env['REDIS_PREFIX']}:"},
     )
