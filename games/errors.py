@@ -48,3 +48,10 @@ class RoundError(GameError):
 class StaleVersion(GameError):
     code = "stale_version"
     default_message = _("Your view is out of date; it has been refreshed. Please try again.")
+
+
+class TableBusy(GameError):
+    """The table's lock was not granted in time (another command holds it too long)."""
+
+    code = "table_busy"
+    default_message = _("The table is busy; please try again in a moment.")

@@ -295,7 +295,33 @@ def round_view(round_: Round, user: User | None) -> dict[str, Any]:
         view["reveal"] = reveal_payload(round_)
     if round_.state == RoundState.SETTLED:
         view["summary"] = summary_payload(round_)
+    if round_.state == RoundState.CANCELLED:
+        view["voided"] = void_payload(round_)
     return view
+
+
+def void_payload(round_: Round, reason: str | None = None) -> dict[str, Any]:
+    """A voided round: why, and every player's returned stake and balance."""
+    if reason is None:
+        logged = round_.events.filter(kind="voided").values_list("data", flat=True).first()
+        reason = (logged or {}).get("reason", "")
+    players = list(round_.players.order_by("position"))
+    balances = ledger_selectors.balances([p.user_id for p in players])
+    return {
+        "round": round_.pk,
+        "number": round_.number,
+        "reason": reason,
+        "players": [
+            {
+                "position": p.position,
+                "user": p.user_id,
+                "returned": p.hold,
+                "balance": balances[p.user_id],
+            }
+            for p in players
+        ],
+        "server_seed": round_.server_seed,
+    }
 
 
 def table_snapshot(table: Table, user: User | None) -> dict[str, Any]:

@@ -1,19 +1,43 @@
-"""Timer tasks. Each takes ids and the state it expects, and calls a guarded service."""
+"""Timer tasks. Each takes ids and the state it expects, and calls a guarded service.
+
+A timer step that meets a transient database fault (a connection the server ended, a
+lock not granted in time, a deadlock) is retried with backoff: each step is idempotent
+(it carries the state and phase it expects and does nothing once the round moved on),
+so a retry, a duplicate or a stale delivery never acts twice. The sweeper remains the
+backstop for a timer that is lost altogether.
+"""
 
 from __future__ import annotations
 
+from typing import Any
+
 from celery import shared_task
+from django.db import InterfaceError, OperationalError
 
 from games import services
+from games.errors import TableBusy
+
+TRANSIENT = (OperationalError, InterfaceError, TableBusy)
+"""Faults worth trying again: the connection or the lock, not the request."""
+
+RETRY: dict[str, Any] = {
+    "autoretry_for": TRANSIENT,
+    # 0–1 s, 0–2 s, 0–4 s, then at most 8 s apart (full jitter): a round is late by about
+    # a second after one fault, and many timers hit at once do not retry in step.
+    "retry_backoff": True,
+    "retry_backoff_max": 8,
+    "retry_jitter": True,
+    "max_retries": 12,
+}
 
 
-@shared_task(name="games.advance_round", ignore_result=True)
+@shared_task(name="games.advance_round", ignore_result=True, **RETRY)
 def advance_round(round_id: int, expected_state: str, expected_phase: int) -> None:
     """End arranging, reveal the next chi or settle; stale or duplicate runs do nothing."""
     services.advance_round(round_id, expected_state, expected_phase)
 
 
-@shared_task(name="games.start_round_when_due", ignore_result=True)
+@shared_task(name="games.start_round_when_due", ignore_result=True, **RETRY)
 def start_round_when_due(table_id: int, expected_start_at: str) -> None:
     services.start_round_when_due(table_id, expected_start_at)
 

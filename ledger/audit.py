@@ -34,6 +34,10 @@ def run_checks() -> CheckReport:
         with transaction.atomic():
             with connection.cursor() as cursor:
                 cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+                # A read-only audit of the whole history takes no locks and may take long
+                # on a large ledger: the app's per-statement and idle limits are not for it.
+                cursor.execute("SET LOCAL statement_timeout = 0")
+                cursor.execute("SET LOCAL idle_in_transaction_session_timeout = 0")
             return _run()
     return _run()
 

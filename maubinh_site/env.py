@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urlparse
 
@@ -61,8 +62,15 @@ def env_list(name: str, default: list[str]) -> list[str]:
     return [item.strip() for item in raw.split(",") if item.strip()]
 
 
-def database_from_url(name: str, url: str) -> dict[str, Any]:
-    """Parse a database URL, accepting only the engines this project supports."""
+def database_from_url(
+    name: str, url: str, *, timeouts_ms: Mapping[str, int] | None = None
+) -> dict[str, Any]:
+    """Parse a database URL, accepting only the engines this project supports.
+
+    ``timeouts_ms`` are PostgreSQL session settings (``lock_timeout``,
+    ``statement_timeout``, ``idle_in_transaction_session_timeout``; 0 = off) given to every
+    connection at connect time, at no cost per query. SQLite has no such settings.
+    """
     scheme = urlparse(url).scheme
     if scheme not in {"postgres", "postgresql", "pgsql", "sqlite"}:
         raise ImproperlyConfigured(
@@ -82,6 +90,13 @@ def database_from_url(name: str, url: str) -> dict[str, Any]:
         # fail with "database is locked" halfway (SQLite has no row locks).
         config["OPTIONS"]["transaction_mode"] = "IMMEDIATE"
         config["CONN_MAX_AGE"] = 0
+    else:
+        # A connection kept between requests or tasks (CONN_MAX_AGE) may have been closed by
+        # the server meanwhile (a restart, pg_terminate_backend): check it before reuse.
+        config["CONN_HEALTH_CHECKS"] = True
+        session = " ".join(f"-c {key}={ms}" for key, ms in (timeouts_ms or {}).items())
+        if session:
+            config.setdefault("OPTIONS", {})["options"] = session
     return config
 
 

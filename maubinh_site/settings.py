@@ -93,7 +93,29 @@ TEMPLATES = [
 
 # --- Database -------------------------------------------------------------------------
 DATABASE_URL = env_str("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}")
-DATABASES = {"default": database_from_url("DATABASE_URL", DATABASE_URL)}
+# PostgreSQL session limits for every app connection (daphne, workers, manage.py), in ms;
+# 0 turns one off. One stuck process must not stall the others (docs/deploy.md):
+# - a table or round lock (or any lock) waited for longer than DB_LOCK_TIMEOUT_MS fails:
+#   a player's command gets "the table is busy", a timer task is retried;
+# - a transaction left idle (a stopped or hung process holding a table lock) is ended by
+#   the server after DB_IDLE_IN_TRANSACTION_TIMEOUT_MS, releasing its locks;
+# - one statement may run DB_STATEMENT_TIMEOUT_MS at most.
+DB_LOCK_TIMEOUT_MS = env_int("DB_LOCK_TIMEOUT_MS", 5_000, minimum=0, maximum=600_000)
+DB_IDLE_IN_TRANSACTION_TIMEOUT_MS = env_int(
+    "DB_IDLE_IN_TRANSACTION_TIMEOUT_MS", 10_000, minimum=0, maximum=3_600_000
+)
+DB_STATEMENT_TIMEOUT_MS = env_int("DB_STATEMENT_TIMEOUT_MS", 30_000, minimum=0, maximum=3_600_000)
+DATABASES = {
+    "default": database_from_url(
+        "DATABASE_URL",
+        DATABASE_URL,
+        timeouts_ms={
+            "lock_timeout": DB_LOCK_TIMEOUT_MS,
+            "idle_in_transaction_session_timeout": DB_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+            "statement_timeout": DB_STATEMENT_TIMEOUT_MS,
+        },
+    )
+}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Redis: channel layer, Celery broker, cache ---------------------------------------
@@ -152,7 +174,9 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 }
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     # Advances any round or table whose timer task was lost (dead worker, dropped message).
-    "games-sweep": {"task": "games.sweep", "schedule": 2.0},
+    # A sweep not started within its period is dropped: sweeps must not pile up behind a
+    # busy worker (the next one does the same work).
+    "games-sweep": {"task": "games.sweep", "schedule": 2.0, "options": {"expires": 2.0}},
     # Recompute every balance from history; the result is shown on the admin dashboard.
     "ledger-check": {"task": "ledger.check", "schedule": 600.0},
     # Plays bots' turns whose task was lost, well before the arranging deadline.

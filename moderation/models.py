@@ -148,6 +148,7 @@ class ActionKind(models.TextChoices):
     SUSPEND = "suspend", _("Suspended a user")
     LIFT_SUSPENSION = "lift_suspension", _("Lifted a suspension")
     SET_LIMIT = "set_limit", _("Set a moderator's compensation limit")
+    VOID_ROUND = "void_round", _("Voided a round")
 
 
 class StaffAction(models.Model):

@@ -18,6 +18,9 @@ from django.utils.translation import gettext_lazy as _
 from accounts import services as account_services
 from accounts.errors import AccountError
 from accounts.models import User
+from games import services as game_services
+from games.errors import GameError
+from games.errors import NotFound as GameNotFound
 from games.models import Round, RoundPlayer, RoundState, Seat, Table
 from games.selectors import settle_round_result
 from ledger import services as ledger
@@ -543,6 +546,32 @@ def resettle(
                 user_id, NotificationKind.RESETTLED, dispute=None, round=round_.pk, change=change
             )
     return resettlement
+
+
+@transaction.atomic
+def void_round(moderator: User, round_id: Any, *, reason: str) -> Round:
+    """Void a round still being played: every stake goes back, nobody wins or loses."""
+    _require_moderator(moderator)
+    reason = _require_reason(reason)
+    try:
+        round_ = game_services.void_round(
+            round_id, reason=game_services.VoidReason.STAFF, by=moderator, note=reason
+        )
+    except GameNotFound:
+        raise NotFound() from None
+    except GameError as exc:
+        raise ModerationError(exc.message, code=exc.code) from exc
+    _audit(
+        moderator,
+        ActionKind.VOID_ROUND,
+        round_,
+        reason=reason,
+        after={
+            "state": round_.state,
+            "returned": {str(p.user_id): p.hold for p in round_.players.order_by("position")},
+        },
+    )
+    return round_
 
 
 def _keyed(values: dict[int, int]) -> dict[str, int]:

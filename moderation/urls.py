@@ -18,6 +18,7 @@ urlpatterns = [
     path("cases/<int:dispute_id>/compensate/", views.compensate, name="compensate"),
     path("rounds/<int:round_id>/replay/", views.replay, name="replay"),
     path("rounds/<int:round_id>/resettle/", views.resettle, name="resettle"),
+    path("rounds/<int:round_id>/void/", views.void_round, name="void_round"),
     path("users/", views.users, name="users"),
     path("users/<int:user_id>/", views.user_detail, name="user_detail"),
     path("users/<int:user_id>/suspend/", views.suspend, name="suspend"),

@@ -304,6 +304,18 @@ def resettle(request: HttpRequest, round_id: int) -> HttpResponse:
     return redirect(url + (f"&case={dispute_id}" if dispute_id else ""))
 
 
+@require_POST
+@moderator_only
+def void_round(request: HttpRequest, round_id: int) -> HttpResponse:
+    reason = request.POST.get("reason", "")
+    _act(
+        request,
+        lambda: services.void_round(_user(request), round_id, reason=reason),
+        _("The round was voided: every stake was returned."),
+    )
+    return redirect(_replay_url(round_id))
+
+
 def _replay_url(round_id: int) -> str:
     from django.urls import reverse
 

@@ -8,7 +8,8 @@ enqueued on commit and carry the round ``phase`` they expect.
 
 The package is split along the table's life: ``common`` (the lock, version, events and
 round log every step shares), ``tables``, ``seats``, ``presence``, ``countdown``,
-``rounds`` (deal and arranging), ``showdown`` (reveals and settlement) and ``sweeper``.
+``rounds`` (deal and arranging), ``showdown`` (reveals and settlement), ``voiding``
+(a round cancelled, every stake returned) and ``sweeper``.
 """
 
 from games.services.common import new_client_seed, new_server_seed
@@ -24,11 +25,13 @@ from games.services.seats import set_client_seed, sit, stand
 from games.services.showdown import SUMMARY_SECONDS, advance_round
 from games.services.sweeper import sweep_due
 from games.services.tables import MIN_BALANCE_STAKES, create_table
+from games.services.voiding import VoidReason, void_round
 
 __all__ = [
     "AWAY_AFTER",
     "MIN_BALANCE_STAKES",
     "SUMMARY_SECONDS",
+    "VoidReason",
     "advance_round",
     "connected",
     "create_table",
@@ -44,4 +47,5 @@ __all__ = [
     "start_round_when_due",
     "submit_arrangement",
     "sweep_due",
+    "void_round",
 ]

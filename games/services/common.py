@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import secrets
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
-from django.db import transaction
+from django.db import OperationalError, transaction
 from django.db.models import Subquery, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
@@ -13,7 +15,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 from games import events
-from games.errors import NotFound
+from games.errors import NotFound, TableBusy
 from games.models import (
     Round,
     RoundEvent,
@@ -34,13 +36,35 @@ def new_client_seed() -> str:
     return secrets.token_hex(8)
 
 
-def lock_table(table_id: Any) -> Table:
-    # The table row is the lock of its whole command stream (see the module docstring).
+LOCK_NOT_AVAILABLE = "55P03"
+"""PostgreSQL's SQLSTATE for a lock not granted within ``lock_timeout``."""
+
+
+def lock_table(table_id: Any, *, skip_locked: bool = False) -> Table:
+    """Lock the table row: the lock of its whole command stream (see the module docstring).
+
+    The wait is bounded by the connection's ``lock_timeout`` (DB_LOCK_TIMEOUT_MS): a table
+    held by a stuck process answers "busy" instead of stalling the caller. With
+    ``skip_locked`` a table locked by someone else is not waited for at all: NotFound.
+    """
     # The host comes along (lobby rows show it) without locking the host's user row.
+    locking = Table.objects.select_for_update(of=("self",), skip_locked=skip_locked)
     try:
-        return Table.objects.select_for_update(of=("self",)).select_related("host").get(pk=table_id)
+        with busy_on_lock_timeout():
+            return locking.select_related("host").get(pk=table_id)
     except (Table.DoesNotExist, ValueError, TypeError):
         raise NotFound() from None
+
+
+@contextmanager
+def busy_on_lock_timeout() -> Iterator[None]:
+    """A lock not granted within ``lock_timeout`` becomes TableBusy (retried by timers)."""
+    try:
+        yield
+    except OperationalError as exc:
+        if getattr(exc.__cause__, "sqlstate", None) == LOCK_NOT_AVAILABLE:
+            raise TableBusy() from exc
+        raise
 
 
 def bump(table: Table, *fields: str) -> int:
@@ -96,18 +120,24 @@ def enqueue_advance(round_: Round) -> None:
     transaction.on_commit(lambda: task.apply_async(args, eta=eta))
 
 
-def lock_round(round_id: Any, table_id: int | None = None) -> tuple[Table, Round]:
+def lock_round(
+    round_id: Any, table_id: int | None = None, *, skip_locked: bool = False
+) -> tuple[Table, Round]:
     """Lock the round's table, then the round. With ``table_id`` (a table's socket), a
-    round of another table is refused as not the caller's."""
+    round of another table is refused as not the caller's. ``skip_locked``: see lock_table."""
     try:
         round_pk = int(round_id)
     except (ValueError, TypeError):
         raise NotFound() from None
     if table_id is None:
-        table = lock_table(Subquery(Round.objects.filter(pk=round_pk).values("table_id")[:1]))
+        table = lock_table(
+            Subquery(Round.objects.filter(pk=round_pk).values("table_id")[:1]),
+            skip_locked=skip_locked,
+        )
     else:
-        table = lock_table(table_id)
-    round_ = Round.objects.select_for_update().filter(pk=round_pk, table=table).first()
+        table = lock_table(table_id, skip_locked=skip_locked)
+    with busy_on_lock_timeout():
+        round_ = Round.objects.select_for_update().filter(pk=round_pk, table=table).first()
     if round_ is None:
         if Round.objects.filter(pk=round_pk).exists():
             raise NotFound(_("You are not playing in this round."), code="not_in_round")

@@ -81,10 +81,14 @@ def start_round(user: User, table_id: int) -> Round:
 
 
 @transaction.atomic
-def start_round_when_due(table_id: int, expected_start_at: str | None = None) -> Round | None:
-    """The automatic start: deal if the countdown this timer belongs to has run out."""
+def start_round_when_due(
+    table_id: int, expected_start_at: str | None = None, *, skip_locked: bool = False
+) -> Round | None:
+    """The automatic start: deal if the countdown this timer belongs to has run out.
+
+    With ``skip_locked`` (the sweeper) a table busy elsewhere is left for later."""
     try:
-        table = lock_table(table_id)
+        table = lock_table(table_id, skip_locked=skip_locked)
     except NotFound:
         return None
     if table.start_at is None:

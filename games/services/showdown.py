@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 from datetime import timedelta
 
-from django.db import transaction
+from django.db import InterfaceError, OperationalError, transaction
 from django.utils import timezone
 
 from games.errors import NotFound
@@ -25,9 +25,9 @@ from games.selectors import (
 )
 from games.services.common import bump, enqueue_advance, lock_round, log, table_event
 from games.services.countdown import set_start
+from games.services.voiding import VoidReason, void
 from games.signals import round_settled, send_on_commit
 from ledger import services as ledger
-from ledger.errors import LedgerError
 from maubinh_site.logcontext import log_context
 
 logger = logging.getLogger(__name__)
@@ -62,14 +62,17 @@ def reveal(table: Table, round_: Round, result: RoundResult | None = None) -> No
 
 
 @transaction.atomic
-def advance_round(round_id: int, expected_state: str, expected_phase: int) -> Round | None:
+def advance_round(
+    round_id: int, expected_state: str, expected_phase: int, *, skip_locked: bool = False
+) -> Round | None:
     """The timer step: end arranging, reveal the next chi, or settle. Idempotent.
 
     A task that finds the round in another state or phase is stale (a duplicate, a retry,
     or the showdown began early) and does nothing; one that fires early reschedules.
+    With ``skip_locked`` (the sweeper) a table busy elsewhere is left for later.
     """
     try:
-        table, round_ = lock_round(round_id)
+        table, round_ = lock_round(round_id, skip_locked=skip_locked)
     except NotFound:
         return None
     if round_.state != expected_state or round_.phase != expected_phase:
@@ -87,8 +90,29 @@ def advance_round(round_id: int, expected_state: str, expected_phase: int) -> Ro
             round_.save(update_fields=["revealed", "phase", "deadline"])
             reveal(table, round_)
         elif round_.state == RoundState.SHOWDOWN:
-            settle(table, round_)
+            settle_or_void(table, round_)
     return round_
+
+
+def settle_or_void(table: Table, round_: Round) -> None:
+    """Settle; if that fails for a reason a retry would meet again, void the round instead.
+
+    A transient database fault (a lost connection, a lock not granted) propagates, and the
+    timer task retries it. Anything else (a ledger refusal, a bug, bad data) would fail the
+    same way on every retry, leaving the stakes held for ever: the round is voided and
+    every stake returned, and the error is logged for the staff.
+    """
+    try:
+        with transaction.atomic():  # a savepoint: a failed settlement leaves nothing behind
+            settle(table, round_)
+    except (OperationalError, InterfaceError):
+        raise
+    except Exception:
+        logger.exception("settlement failed: the round is voided and every stake returned")
+        # The savepoint rolled the rows back; the objects in hand may be ahead of them.
+        table.refresh_from_db(fields=["version", "start_at"])
+        round_.refresh_from_db()
+        void(table, round_, reason=VoidReason.SETTLEMENT_FAILED)
 
 
 def settle(table: Table, round_: Round) -> None:
@@ -96,11 +120,7 @@ def settle(table: Table, round_: Round) -> None:
     result = settle_round_result(round_, with_users=True)
     players = result.players
     deltas = {p.user_id: result.settlement.player(str(p.position)).xu for p in players}
-    try:
-        closure = ledger.settle_round(round_.pk, deltas)
-    except LedgerError:
-        logger.exception("ledger refused the settlement")
-        raise
+    closure = ledger.settle_round(round_.pk, deltas)
     for p in players:
         outcome = result.settlement.player(str(p.position))
         p.units, p.xu = outcome.units, outcome.xu

@@ -273,6 +273,19 @@ const EVENTS = {
     }
     renderSummary(true);
   },
+  voided(e) {
+    if (!state.round || state.round.id !== e.round) return requestSnapshot();
+    state.round.state = "cancelled";
+    state.round.deadline = null;
+    state.round.voided = e;
+    for (const row of e.players) {
+      const seat = state.seats.find((s) => s.user === row.user);
+      if (seat) seat.balance = row.balance;
+      if (row.user === config.user) setHeaderBalance(row.balance);
+    }
+    board.setLocked(true);
+    renderSummary(true);
+  },
 };
 
 function applySnapshot(snap) {
@@ -290,7 +303,7 @@ function applySnapshot(snap) {
   $("table-page").dataset.state = "live";
   setupBoard();
   render();
-  if (state.round && state.round.state === "settled") renderSummary(false);
+  if (state.round && (state.round.state === "settled" || state.round.state === "cancelled")) renderSummary(false);
 }
 
 function setHeaderInPlay(hold) {
@@ -767,6 +780,9 @@ function renderCenter() {
     const r = round.revealed;
     title.textContent = r === 0 ? gettext("Mậu binh!") : fmt(gettext("Showdown: chi %(n)s"), { n: r });
     next.textContent = r < 3 ? fmt(gettext("Chi %(n)s next."), { n: r + 1 }) : gettext("The results come next.");
+  } else if (round && round.state === "cancelled") {
+    title.textContent = fmt(gettext("Round %(n)s was voided"), { n: round.number });
+    next.textContent = state.startAt ? gettext("The next round starts soon.") : gettext("Every stake was returned: nobody won or lost.");
   } else if (round && round.state === "settled") {
     title.textContent = fmt(gettext("Round %(n)s is over"), { n: round.number });
     next.textContent = state.startAt ? gettext("The next round starts soon.") : seated < 2 ? gettext("Waiting for players for the next round.") : "";
@@ -999,6 +1015,7 @@ function markMyRows(reveal) {
 function renderSummary(focus) {
   const round = state.round;
   const box = $("summary");
+  if (round && round.state === "cancelled" && round.voided) return renderVoided(box, round.voided, focus);
   if (!round || !round.summary) {
     box.hidden = true;
     return;
@@ -1075,3 +1092,25 @@ function renderSummary(focus) {
 
 live.connect();
 render();
+
+/** A voided round: no results, every stake back (docs/protocol.md, "voided"). */
+function renderVoided(box, voided, focus) {
+  box.replaceChildren();
+  const heading = el("h2", "", fmt(gettext("Round %(n)s was voided"), { n: voided.number }));
+  heading.id = "summary-title";
+  box.append(heading);
+  const why = voided.reason === "settlement_failed"
+    ? gettext("The round could not be settled, so it was cancelled.")
+    : gettext("A moderator cancelled the round.");
+  box.append(el("p", "result-big even", gettext("Every stake was returned: nobody won or lost.")));
+  box.append(el("p", "", why));
+  const me = voided.players.find((p) => p.user === config.user);
+  if (me) box.append(el("p", "", fmt(gettext("Returned to you: %(x)s xu. Your balance: %(b)s xu."), { x: xu(me.returned), b: xu(me.balance) })));
+  const detail = el("a", "", gettext("Round details"));
+  detail.href = `${config.history}${voided.round}/`;
+  const links = el("p", "summary-links");
+  links.append(detail);
+  box.append(links);
+  box.hidden = false;
+  if (focus && !box.contains(document.activeElement)) box.focus({ preventScroll: true });
+}

@@ -1,0 +1,87 @@
+"""Voiding a round: every stake goes back to its player, nobody wins or loses.
+
+A round is voided by a staff member (an audited moderation action) or by the showdown
+when its settlement fails for a reason that retrying cannot fix. The holds are released
+through the ledger in the same transaction as the round's change of state.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import timedelta
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from accounts.models import User
+from games.errors import RoundError
+from games.models import Round, RoundState, Table
+from games.selectors import round_transfer_ids, void_payload
+from games.services.common import bump, lock_round, log, table_event
+from games.services.countdown import set_start
+from games.signals import round_settled, send_on_commit
+from ledger import services as ledger
+
+logger = logging.getLogger(__name__)
+
+
+class VoidReason:
+    """Why a round was voided (stored in the round log, sent to the table)."""
+
+    STAFF = "staff"
+    SETTLEMENT_FAILED = "settlement_failed"
+
+
+@transaction.atomic
+def void_round(round_id: Any, *, reason: str, by: User | None = None, note: str = "") -> Round:
+    """Void a round still being played and return every hold. Refused once it is over."""
+    table, round_ = lock_round(round_id)
+    if round_.is_finished:
+        raise RoundError(
+            _("This round is already over: it can no longer be voided."), code="round_over"
+        )
+    void(table, round_, reason=reason, by=by, note=note)
+    return round_
+
+
+def void(
+    table: Table, round_: Round, *, reason: str, by: User | None = None, note: str = ""
+) -> None:
+    """Void a live round whose table and round rows the caller has locked."""
+    closure = ledger.void_round(round_.pk)
+    round_.state = RoundState.CANCELLED
+    round_.phase += 1  # every pending timer of the round is now stale
+    round_.deadline = None
+    round_.settled_at = timezone.now()
+    round_.save(update_fields=["state", "phase", "deadline", "settled_at"])
+    log(
+        round_,
+        "voided",
+        {
+            "reason": reason,
+            "note": note,
+            "by": by.pk if by is not None else None,
+            "transfers": round_transfer_ids(round_.pk),
+            "closure": closure.pk,
+            "server_seed": round_.server_seed,
+        },
+        by,
+    )
+    bump(table)
+    seated = table.seat_set.count()
+    table_event(
+        table,
+        {"type": "voided", **void_payload(round_, reason)},
+        lobby=True,
+        taken=seated,
+        state="waiting",
+    )
+    logger.warning("round voided (%s)", reason)
+    # Whatever follows a finished round (bots tidying up, the next countdown) follows.
+    send_on_commit(round_settled, table_id=table.pk, round_id=round_.pk)
+    if seated >= 2:
+        from games.services.showdown import SUMMARY_SECONDS
+
+        set_start(table, timezone.now() + timedelta(seconds=SUMMARY_SECONDS), taken=seated)
