@@ -334,7 +334,7 @@ def prepare(env: dict[str, str], options: argparse.Namespace) -> tuple[list[int]
     from accounts.models import User
     from bots import services as bots
     from games import services as games
-    from ledger.services import grant_signup_bonus
+    from ledger.services import adjust_balance, grant_signup_bonus
 
     call_command("migrate", verbosity=0)
     rules = {"reveal_seconds": 2, "arrange_seconds": 30, "start_seconds": 5}
@@ -346,10 +346,14 @@ def prepare(env: dict[str, str], options: argparse.Namespace) -> tuple[list[int]
         bots.fill_table(table.pk, [])
         bot_tables.append(table.pk)
     seatings = []
+    staff = User.objects.create_user(username="chaos-staff", is_staff=True)
     for t in range(options.player_tables):
         users = [User.objects.create_user(username=f"chaos{t}p{k}") for k in range(4)]
         for user in users:
             grant_signup_bonus(user)
+            # Enough for a long run: a present player stood up for balance_too_low would
+            # count as load that did not run.
+            adjust_balance(user, 90_000, reason="chaos run bankroll", actor=staff)
         table = games.create_table(
             users[0], name=f"Chaos players {t + 1}", stake=10, rules_overrides=rules
         )
