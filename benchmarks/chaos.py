@@ -337,7 +337,7 @@ def prepare(env: dict[str, str], options: argparse.Namespace) -> tuple[list[int]
     from ledger.services import adjust_balance, grant_signup_bonus
 
     call_command("migrate", verbosity=0)
-    rules = {"reveal_seconds": 2, "arrange_seconds": 30, "start_seconds": 5}
+    rules: dict[str, object] = {"reveal_seconds": 2, "arrange_seconds": 30, "start_seconds": 5}
     bot_tables = []
     for number in range(options.tables):
         table = bots.open_bot_only_table(
@@ -1001,13 +1001,13 @@ def analyse(
     round_by_id = {r.id: r for r in rounds}
     waiting_for_absent: set[int] = set()
     for round_id, user_id in unsubmitted:
-        r = round_by_id.get(round_id)
+        found = round_by_id.get(round_id)
         player = absent_ids[user_id]
-        if r is None:
+        if found is None:
             continue
-        end = r.ended or run_end
+        end = found.ended or run_end
         for start, stop in player.absences:
-            if start is not None and start < end and (stop is None or stop > r.dealt):
+            if start is not None and start < end and (stop is None or stop > found.dealt):
                 waiting_for_absent.add(round_id)
 
     # Usual gap between a table's settlements (the "new round" yardstick).
