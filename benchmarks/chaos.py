@@ -854,45 +854,49 @@ class Injector:
                 time.sleep(0.5)
         return total
 
-    def _send(self, name: str, args: list[Any]) -> bool:
-        try:
-            self._celery().send_task(name, args=args, retry=False)
-        except Exception:
-            return False
-        self.timer_deliveries += 1
-        return True
+    def _send_all(self, tasks: list[tuple[str, list[Any]]]) -> int:
+        """Publish timer tasks (in a thread: a broker that is down must not stall the players)."""
+        sent = 0
+        for name, args in tasks:
+            try:
+                self._celery().send_task(name, args=args, retry=False)
+            except Exception:
+                continue
+            sent += 1
+        self.timer_deliveries += sent
+        if tasks and not sent:
+            raise RuntimeError("the broker took none of the timer tasks")
+        return sent
 
     async def timer_duplicate(self) -> str:
         with self.monitor.lock:
             live, countdowns = list(self.monitor.live), list(self.monitor.countdowns)
-        sent = 0
+        tasks: list[tuple[str, list[Any]]] = []
         for round_id, _table, state, phase in live:
-            for _ in range(2):
-                sent += self._send("games.advance_round", [round_id, state, phase])
+            tasks += [("games.advance_round", [round_id, state, phase])] * 2
         for table_id, start_at in countdowns:
-            for _ in range(2):
-                sent += self._send("games.start_round_when_due", [table_id, start_at])
-        return f"{sent} duplicate timer tasks sent"
+            tasks += [("games.start_round_when_due", [table_id, start_at])] * 2
+        sent = await asyncio.to_thread(self._send_all, tasks)
+        return f"{sent} of {len(tasks)} duplicate timer tasks sent"
 
     async def timer_stale(self) -> str:
         with self.monitor.lock:
             live, settled = list(self.monitor.live), list(self.monitor.recent_settled)
             countdowns = list(self.monitor.countdowns)
-        sent = 0
+        tasks: list[tuple[str, list[Any]]] = []
         for round_id, _table, state, phase in live:
-            for old in range(max(1, phase - 2), phase):
-                sent += self._send("games.advance_round", [round_id, state, old])
+            tasks += [("games.advance_round", [round_id, state, old]) for old in range(1, phase)]
             if state == "showdown":
-                sent += self._send("games.advance_round", [round_id, "arranging", 1])
+                tasks.append(("games.advance_round", [round_id, "arranging", 1]))
         for round_id, settling_phase in settled:
-            sent += self._send("games.advance_round", [round_id, "showdown", settling_phase])
-            sent += self._send("games.advance_round", [round_id, "arranging", 1])
+            tasks.append(("games.advance_round", [round_id, "showdown", settling_phase]))
+            tasks.append(("games.advance_round", [round_id, "arranging", 1]))
         for table_id, start_at in countdowns:
-            sent += self._send(
-                "games.start_round_when_due", [table_id, "2020-01-01T00:00:00+00:00"]
-            )
-            sent += self._send("games.start_round_when_due", [table_id, start_at[:-6] + "+07:00"])
-        return f"{sent} stale timer tasks sent"
+            tasks.append(("games.start_round_when_due", [table_id, "2020-01-01T00:00:00+00:00"]))
+            # The same wall-clock time in another zone: another instant, so stale.
+            tasks.append(("games.start_round_when_due", [table_id, start_at[:-6] + "+07:00"]))
+        sent = await asyncio.to_thread(self._send_all, tasks)
+        return f"{sent} of {len(tasks)} stale timer tasks sent"
 
 
 # --- Analysis ------------------------------------------------------------------------------
