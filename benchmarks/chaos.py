@@ -334,10 +334,10 @@ def prepare(env: dict[str, str], options: argparse.Namespace) -> tuple[list[int]
     from accounts.models import User
     from bots import services as bots
     from games import services as games
-    from ledger.services import grant_signup_bonus
+    from ledger.services import adjust_balance, grant_signup_bonus
 
     call_command("migrate", verbosity=0)
-    rules = {"reveal_seconds": 2, "arrange_seconds": 30, "start_seconds": 5}
+    rules: dict[str, object] = {"reveal_seconds": 2, "arrange_seconds": 30, "start_seconds": 5}
     bot_tables = []
     for number in range(options.tables):
         table = bots.open_bot_only_table(
@@ -346,10 +346,14 @@ def prepare(env: dict[str, str], options: argparse.Namespace) -> tuple[list[int]
         bots.fill_table(table.pk, [])
         bot_tables.append(table.pk)
     seatings = []
+    staff = User.objects.create_user(username="chaos-staff", is_staff=True)
     for t in range(options.player_tables):
         users = [User.objects.create_user(username=f"chaos{t}p{k}") for k in range(4)]
         for user in users:
             grant_signup_bonus(user)
+            # Enough for a long run: a present player stood up for balance_too_low would
+            # count as load that did not run.
+            adjust_balance(user, 90_000, reason="chaos run bankroll", actor=staff)
         table = games.create_table(
             users[0], name=f"Chaos players {t + 1}", stake=10, rules_overrides=rules
         )
@@ -850,45 +854,49 @@ class Injector:
                 time.sleep(0.5)
         return total
 
-    def _send(self, name: str, args: list[Any]) -> bool:
-        try:
-            self._celery().send_task(name, args=args, retry=False)
-        except Exception:
-            return False
-        self.timer_deliveries += 1
-        return True
+    def _send_all(self, tasks: list[tuple[str, list[Any]]]) -> int:
+        """Publish timer tasks (in a thread: a broker that is down must not stall the players)."""
+        sent = 0
+        for name, args in tasks:
+            try:
+                self._celery().send_task(name, args=args, retry=False)
+            except Exception:
+                continue
+            sent += 1
+        self.timer_deliveries += sent
+        if tasks and not sent:
+            raise RuntimeError("the broker took none of the timer tasks")
+        return sent
 
     async def timer_duplicate(self) -> str:
         with self.monitor.lock:
             live, countdowns = list(self.monitor.live), list(self.monitor.countdowns)
-        sent = 0
+        tasks: list[tuple[str, list[Any]]] = []
         for round_id, _table, state, phase in live:
-            for _ in range(2):
-                sent += self._send("games.advance_round", [round_id, state, phase])
+            tasks += [("games.advance_round", [round_id, state, phase])] * 2
         for table_id, start_at in countdowns:
-            for _ in range(2):
-                sent += self._send("games.start_round_when_due", [table_id, start_at])
-        return f"{sent} duplicate timer tasks sent"
+            tasks += [("games.start_round_when_due", [table_id, start_at])] * 2
+        sent = await asyncio.to_thread(self._send_all, tasks)
+        return f"{sent} of {len(tasks)} duplicate timer tasks sent"
 
     async def timer_stale(self) -> str:
         with self.monitor.lock:
             live, settled = list(self.monitor.live), list(self.monitor.recent_settled)
             countdowns = list(self.monitor.countdowns)
-        sent = 0
+        tasks: list[tuple[str, list[Any]]] = []
         for round_id, _table, state, phase in live:
-            for old in range(max(1, phase - 2), phase):
-                sent += self._send("games.advance_round", [round_id, state, old])
+            tasks += [("games.advance_round", [round_id, state, old]) for old in range(1, phase)]
             if state == "showdown":
-                sent += self._send("games.advance_round", [round_id, "arranging", 1])
+                tasks.append(("games.advance_round", [round_id, "arranging", 1]))
         for round_id, settling_phase in settled:
-            sent += self._send("games.advance_round", [round_id, "showdown", settling_phase])
-            sent += self._send("games.advance_round", [round_id, "arranging", 1])
+            tasks.append(("games.advance_round", [round_id, "showdown", settling_phase]))
+            tasks.append(("games.advance_round", [round_id, "arranging", 1]))
         for table_id, start_at in countdowns:
-            sent += self._send(
-                "games.start_round_when_due", [table_id, "2020-01-01T00:00:00+00:00"]
-            )
-            sent += self._send("games.start_round_when_due", [table_id, start_at[:-6] + "+07:00"])
-        return f"{sent} stale timer tasks sent"
+            tasks.append(("games.start_round_when_due", [table_id, "2020-01-01T00:00:00+00:00"]))
+            # The same wall-clock time in another zone: another instant, so stale.
+            tasks.append(("games.start_round_when_due", [table_id, start_at[:-6] + "+07:00"]))
+        sent = await asyncio.to_thread(self._send_all, tasks)
+        return f"{sent} of {len(tasks)} stale timer tasks sent"
 
 
 # --- Analysis ------------------------------------------------------------------------------
@@ -997,13 +1005,13 @@ def analyse(
     round_by_id = {r.id: r for r in rounds}
     waiting_for_absent: set[int] = set()
     for round_id, user_id in unsubmitted:
-        r = round_by_id.get(round_id)
+        found = round_by_id.get(round_id)
         player = absent_ids[user_id]
-        if r is None:
+        if found is None:
             continue
-        end = r.ended or run_end
+        end = found.ended or run_end
         for start, stop in player.absences:
-            if start is not None and start < end and (stop is None or stop > r.dealt):
+            if start is not None and start < end and (stop is None or stop > found.dealt):
                 waiting_for_absent.add(round_id)
 
     # Usual gap between a table's settlements (the "new round" yardstick).
