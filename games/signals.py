@@ -23,4 +23,6 @@ rolls back), so receivers may only leave a note. Arguments: table_id."""
 def send_on_commit(signal: Signal, **kwargs: object) -> None:
     from django.db import transaction
 
-    transaction.on_commit(lambda: signal.send(sender=None, **kwargs))
+    # robust: a receiver that fails (its broker away) must not fail the committed change
+    # that sent the signal; the bots' and moderation's sweeps pick up what was missed.
+    transaction.on_commit(lambda: signal.send(sender=None, **kwargs), robust=True)

@@ -117,7 +117,9 @@ def enqueue_advance(round_: Round) -> None:
 
     args = (round_.pk, round_.state, round_.phase)
     eta = round_.deadline or timezone.now()
-    transaction.on_commit(lambda: task.apply_async(args, eta=eta))
+    # robust: a broker that is away must not turn a committed command into an error for
+    # the player (the sweeper advances a due round whose timer was never sent).
+    transaction.on_commit(lambda: task.apply_async(args, eta=eta), robust=True)
 
 
 def lock_round(
