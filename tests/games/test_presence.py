@@ -135,3 +135,25 @@ def test_a_player_who_closed_the_page_30_s_ago_is_stood_up_at_the_next_deal(play
     round_ = services.start_round(players[0], table.pk)
     assert players[2].pk not in round_.players.values_list("user_id", flat=True)
     assert not Seat.objects.filter(user=players[2]).exists()
+
+
+def test_a_server_renewing_its_open_sockets_keeps_quiet_players_present(players, table):
+    quiet, gone = uuid.uuid4(), uuid.uuid4()
+    services.connected(players[0], table.pk, quiet)
+    services.connected(players[1], table.pk, gone)
+    _silent_for(quiet, CONNECTION_TTL.total_seconds() + 1)
+    _silent_for(gone, CONNECTION_TTL.total_seconds() + 1)
+    services.renew_connections({quiet: (players[0].pk, table.pk)})
+    services.expire_connections()
+    assert set(Connection.objects.values_list("pk", flat=True)) == {quiet}
+
+
+def test_a_server_that_stalled_past_the_timeout_brings_its_sockets_back(players, table, published):
+    services.sit(players[0], table.pk)
+    socket = uuid.uuid4()
+    services.connected(players[0], table.pk, socket)
+    _silent_for(socket, CONNECTION_TTL.total_seconds() + 1)
+    services.expire_connections()
+    services.renew_connections({socket: (players[0].pk, table.pk)})
+    assert Connection.objects.filter(pk=socket).exists()
+    assert _presence(published) == [(0, True), (0, False), (0, True)]
