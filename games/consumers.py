@@ -141,24 +141,28 @@ class LobbyConsumer(_Consumer):
         self._setup()
         await self.accept()
         await self.join(events.LOBBY)
-        await self.send_json({"type": "lobby", "tables": await self._tables()})
+        await self.send_lobby()
 
     @database_sync_to_async  # type: ignore[untyped-decorator]
     def _tables(self) -> list[dict[str, Any]]:
         return [selectors.lobby_row(t) for t in selectors.open_tables()]
 
+    async def send_lobby(self, ref: Any = None) -> None:
+        try:
+            tables = await self._tables()
+        except Exception:
+            logger.exception("lobby: table list failed")  # the socket stays open
+            with translation.override(self._language()):
+                await self.server_error(ref)
+            return
+        await self.send_json({"type": "lobby", "tables": tables})
+
     async def receive_json(self, content: dict[str, Any], **kwargs: Any) -> None:
+        if content["type"] == "snapshot":
+            await self.send_lobby(content.get("ref"))
+            return
         with translation.override(self._language()):
-            if content["type"] != "snapshot":
-                await self.error("unknown_type", _("Unknown message type."), content.get("ref"))
-                return
-            try:
-                tables = await self._tables()
-            except Exception:
-                logger.exception("lobby: snapshot failed")
-                await self.server_error(content.get("ref"))
-                return
-            await self.send_json({"type": "lobby", "tables": tables})
+            await self.error("unknown_type", _("Unknown message type."), content.get("ref"))
 
 
 class TableConsumer(_Consumer):
