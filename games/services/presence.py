@@ -98,7 +98,11 @@ def expire_connections(now: datetime | None = None) -> int:
     gone = 0
     for table_id, user_ids in stale.items():
         with transaction.atomic():
-            table = lock_table(table_id)
+            # A table busy (or held by a stopped worker) is left for the next sweep: one
+            # table's trouble never stalls the others.
+            table = Table.objects.select_for_update(skip_locked=True).filter(pk=table_id).first()
+            if table is None:
+                continue
             # Only rows still stale: a heartbeat renewing one meanwhile keeps it (in
             # PostgreSQL the DELETE re-checks ``seen_at`` on a row updated concurrently).
             Connection.objects.filter(
