@@ -26,6 +26,7 @@ from django.utils.translation import gettext as _
 
 from games import events, selectors, services
 from games.errors import GameError
+from games.liveness import open_sockets
 from games.models import Table
 from games.sequencer import InOrder
 
@@ -140,37 +141,49 @@ class LobbyConsumer(_Consumer):
         self._setup()
         await self.accept()
         await self.join(events.LOBBY)
-        await self.send_json({"type": "lobby", "tables": await self._tables()})
+        await self.send_lobby()
 
     @database_sync_to_async  # type: ignore[untyped-decorator]
     def _tables(self) -> list[dict[str, Any]]:
         return [selectors.lobby_row(t) for t in selectors.open_tables()]
 
+    async def send_lobby(self, ref: Any = None) -> None:
+        try:
+            tables = await self._tables()
+        except Exception:
+            logger.exception("lobby: table list failed")  # the socket stays open
+            with translation.override(self._language()):
+                await self.server_error(ref)
+            return
+        await self.send_json({"type": "lobby", "tables": tables})
+
     async def receive_json(self, content: dict[str, Any], **kwargs: Any) -> None:
+        if content["type"] == "snapshot":
+            await self.send_lobby(content.get("ref"))
+            return
         with translation.override(self._language()):
-            if content["type"] != "snapshot":
-                await self.error("unknown_type", _("Unknown message type."), content.get("ref"))
-                return
-            try:
-                tables = await self._tables()
-            except Exception:
-                logger.exception("lobby: snapshot failed")
-                await self.server_error(content.get("ref"))
-                return
-            await self.send_json({"type": "lobby", "tables": tables})
+            await self.error("unknown_type", _("Unknown message type."), content.get("ref"))
 
 
 class TableConsumer(_Consumer):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.in_order = InOrder(self.send_json)  # this socket's events, in version order
+        # This socket's presence row (games.services.presence), renewed while it is open.
+        self.connection_id = uuid.uuid4()
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            # However the consumer ended (a close, a crash, cancelled by daphne), its
+            # socket is no longer renewed: its row expires if disconnect() did not run.
+            open_sockets.discard(self.connection_id)
 
     async def connect(self) -> None:
         self._setup()
         self.user = self.scope.get("user")
         self.present = False
-        # This socket's presence row (games.services.presence), renewed by its pings.
-        self.connection_id = uuid.uuid4()
         if self.user is None or not self.user.is_authenticated:
             await self.close(code=CLOSE_UNAUTHENTICATED)
             return
@@ -182,6 +195,7 @@ class TableConsumer(_Consumer):
         await self.join(events.table_group(self.table_id))
         await self.join(events.private_group(self.table_id, self.user.pk))
         self.present = True
+        open_sockets.add(self.connection_id, self.user.pk, self.table_id)
         with translation.override(self._language()):
             try:
                 await database_sync_to_async(services.connected)(
@@ -189,12 +203,13 @@ class TableConsumer(_Consumer):
                 )
                 await self.send_snapshot()
             except Exception:
-                # The socket stays: its next ping registers it, the page asks for a snapshot.
+                # The socket stays: its next renewal registers it, the page asks for a snapshot.
                 logger.exception("table %s: connect failed", self.table_id)
                 await self.server_error()
 
     async def disconnect(self, code: int) -> None:
         self.in_order.close()
+        open_sockets.discard(self.connection_id)
         await super().disconnect(code)
         if getattr(self, "present", False):
             try:

@@ -76,7 +76,7 @@ class Seat(models.Model):
     position = models.PositiveSmallIntegerField()
     client_seed = models.CharField(max_length=64)
     # When a connection of this user to this table was last heard, as of its close or the
-    # sit (open connections are ``Connection`` rows, renewed by their heartbeat).
+    # sit (open connections are ``Connection`` rows, renewed while open).
     last_seen_at = models.DateTimeField()
     joined_at = models.DateTimeField(auto_now_add=True)
 
@@ -92,7 +92,7 @@ class Seat(models.Model):
 
 
 class Connection(models.Model):
-    """One open table websocket, alive while its heartbeat keeps ``seen_at`` fresh.
+    """One open table websocket, alive while its server process renews ``seen_at``.
 
     Presence is derived from these rows rather than counted: a socket whose process died
     (kill -9, a crash) stops renewing its row and expires on its own, so nothing can leak.

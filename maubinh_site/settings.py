@@ -241,9 +241,9 @@ TABLE_COMMAND_THREADS = env_int("TABLE_COMMAND_THREADS", 16, minimum=1, maximum=
 GIL_SWITCH_INTERVAL_US = env_int("GIL_SWITCH_INTERVAL_US", 1000, minimum=100, maximum=100_000)
 # A table command slower than this (queueing included) is logged with where its time went.
 SLOW_COMMAND_MS = env_int("SLOW_COMMAND_MS", 500, minimum=1, maximum=600_000)
-# A table socket not heard from (its page sends a heartbeat every 10 s) for this long is
-# gone, and a seated player none of whose sockets was heard for this long is stood up at
-# the next deal (docs/protocol.md promises 30 s; tests shorten it).
+# A table socket its server process has not renewed (it does every third of this) for
+# this long is gone, and a seated player with no socket for this long is stood up at the
+# next deal (docs/protocol.md promises 30 s; tests shorten it).
 PRESENCE_TIMEOUT_SECONDS = env_int("PRESENCE_TIMEOUT_SECONDS", 30, minimum=2, maximum=600)
 
 # --- Game economy ---------------------------------------------------------------------

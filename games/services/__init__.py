@@ -15,10 +15,12 @@ round log every step shares), ``tables``, ``seats``, ``presence``, ``countdown``
 from games.services.common import new_client_seed, new_server_seed
 from games.services.presence import (
     AWAY_AFTER,
+    CONNECTION_TTL,
     connected,
     disconnected,
     expire_connections,
     heard_from,
+    renew_connections,
 )
 from games.services.rounds import start_round, start_round_when_due, submit_arrangement
 from games.services.seats import set_client_seed, sit, stand
@@ -29,6 +31,7 @@ from games.services.voiding import VoidReason, void_round
 
 __all__ = [
     "AWAY_AFTER",
+    "CONNECTION_TTL",
     "MIN_BALANCE_STAKES",
     "SUMMARY_SECONDS",
     "VoidReason",
@@ -40,6 +43,7 @@ __all__ = [
     "heard_from",
     "new_client_seed",
     "new_server_seed",
+    "renew_connections",
     "set_client_seed",
     "sit",
     "stand",

@@ -1,7 +1,8 @@
-"""Who is at the table: open connections, renewed by their heartbeat, that expire.
+"""Who is at the table: open connections, renewed by a heartbeat, that expire.
 
 Presence is derived, never counted: every open table socket is a ``Connection`` row whose
-``seen_at`` the page's heartbeat renews. A socket closed cleanly deletes its row; one whose
+``seen_at`` the heartbeat of the process holding the socket renews (``games.liveness``;
+a client's ``ping`` renews it too). A socket closed cleanly deletes its row; one whose
 process died (kill -9, a crash, a restart) simply stops being renewed, and
 ``expire_connections`` (the sweeper) drops it once it is ``CONNECTION_TTL`` old. A player
 is shown online while a row of theirs exists at the table, and is away at the deal when no
@@ -34,7 +35,7 @@ from games.services.common import bump, lock_table, log, table_event
 AWAY_AFTER = timedelta(seconds=settings.PRESENCE_TIMEOUT_SECONDS)
 """A seated player none of whose sockets was heard for this long is stood up at the next deal."""
 CONNECTION_TTL = AWAY_AFTER
-"""A socket not heard from for this long is gone (its page sends a heartbeat every 10 s)."""
+"""A socket not renewed for this long is gone (its process renews it every third of this)."""
 
 
 @transaction.atomic
@@ -62,9 +63,25 @@ def disconnected(user: User, table_id: int, connection_id: uuid.UUID) -> None:
         announce(table, user, online=False)
 
 
+def renew_connections(sockets: dict[uuid.UUID, tuple[int, int]]) -> None:
+    """The heartbeat of a server process: its open sockets (id → user, table) are alive.
+
+    One UPDATE for all of them; a row the sweeper already dropped (the process stalled
+    past the timeout) comes back as a new connection.
+    """
+    now = timezone.now()
+    renewed = Connection.objects.filter(pk__in=sockets).update(seen_at=now)
+    if renewed < len(sockets):
+        present = set(Connection.objects.filter(pk__in=sockets).values_list("pk", flat=True))
+        for connection_id, (user_id, table_id) in sockets.items():
+            if connection_id not in present:
+                user = User.objects.filter(pk=user_id).first()
+                if user is not None and Table.objects.filter(pk=table_id).exists():
+                    connected(user, table_id, connection_id)
+
+
 def heard_from(user: User, table_id: int, connection_id: uuid.UUID) -> None:
-    """A heartbeat: this socket is still open. A row the sweeper already dropped (the
-    process stalled past the timeout) comes back as a new connection."""
+    """A client's ping: this socket is still open (as ``renew_connections``, for one)."""
     if not Connection.objects.filter(pk=connection_id).update(seen_at=timezone.now()):
         connected(user, table_id, connection_id)
 
@@ -81,7 +98,11 @@ def expire_connections(now: datetime | None = None) -> int:
     gone = 0
     for table_id, user_ids in stale.items():
         with transaction.atomic():
-            table = lock_table(table_id)
+            # A table busy (or held by a stopped worker) is left for the next sweep: one
+            # table's trouble never stalls the others.
+            table = Table.objects.select_for_update(skip_locked=True).filter(pk=table_id).first()
+            if table is None:
+                continue
             # Only rows still stale: a heartbeat renewing one meanwhile keeps it (in
             # PostgreSQL the DELETE re-checks ``seen_at`` on a row updated concurrently).
             Connection.objects.filter(

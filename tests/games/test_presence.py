@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 import uuid
 from datetime import timedelta
 
@@ -9,7 +10,7 @@ import pytest
 from django.utils import timezone
 
 from games import events, services
-from games.models import Connection, Seat
+from games.models import Connection, Seat, Table
 from games.selectors import table_snapshot
 from games.services.presence import AWAY_AFTER, CONNECTION_TTL
 
@@ -135,3 +136,60 @@ def test_a_player_who_closed_the_page_30_s_ago_is_stood_up_at_the_next_deal(play
     round_ = services.start_round(players[0], table.pk)
     assert players[2].pk not in round_.players.values_list("user_id", flat=True)
     assert not Seat.objects.filter(user=players[2]).exists()
+
+
+def test_a_server_renewing_its_open_sockets_keeps_quiet_players_present(players, table):
+    quiet, gone = uuid.uuid4(), uuid.uuid4()
+    services.connected(players[0], table.pk, quiet)
+    services.connected(players[1], table.pk, gone)
+    _silent_for(quiet, CONNECTION_TTL.total_seconds() + 1)
+    _silent_for(gone, CONNECTION_TTL.total_seconds() + 1)
+    services.renew_connections({quiet: (players[0].pk, table.pk)})
+    services.expire_connections()
+    assert set(Connection.objects.values_list("pk", flat=True)) == {quiet}
+
+
+def test_a_server_that_stalled_past_the_timeout_brings_its_sockets_back(players, table, published):
+    services.sit(players[0], table.pk)
+    socket = uuid.uuid4()
+    services.connected(players[0], table.pk, socket)
+    _silent_for(socket, CONNECTION_TTL.total_seconds() + 1)
+    services.expire_connections()
+    services.renew_connections({socket: (players[0].pk, table.pk)})
+    assert Connection.objects.filter(pk=socket).exists()
+    assert _presence(published) == [(0, True), (0, False), (0, True)]
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_table_locked_by_a_stuck_worker_does_not_stall_the_expiry_of_other_tables(players, table):
+    import threading
+
+    from django.db import connection, transaction
+
+    other = services.create_table(players[1], name="Bàn khác", stake=10)
+    for t, player in ((table, players[0]), (other, players[1])):
+        services.sit(player, t.pk)
+        socket = uuid.uuid4()
+        services.connected(player, t.pk, socket)
+        _silent_for(socket, CONNECTION_TTL.total_seconds() + 1)
+    locked, release = threading.Event(), threading.Event()
+
+    def stuck_worker() -> None:
+        with transaction.atomic():
+            Table.objects.select_for_update().get(pk=table.pk)
+            locked.set()
+            release.wait(10)
+        connection.close()
+
+    holder = threading.Thread(target=stuck_worker)
+    holder.start()
+    locked.wait(5)
+    try:
+        started = time.monotonic()
+        assert services.expire_connections() == 1  # the other table's player
+        assert time.monotonic() - started < 2
+    finally:
+        release.set()
+        holder.join()
+    assert services.expire_connections() == 1  # and this one, at the next sweep

@@ -13,6 +13,7 @@ from django.db import OperationalError
 
 from games import consumers, events, services
 from games.consumers import TableConsumer
+from games.liveness import open_sockets
 from games.models import RoundEvent, Table
 from tests.games.arranging import naive_arrangement
 from tests.services import TEST_REDIS_URL
@@ -65,6 +66,22 @@ def test_a_database_error_during_a_snapshot_answers_server_error_and_keeps_the_s
         await socket.send_json_to({"type": "ping", "ref": 2})
         assert (await socket.receive_json_from(timeout=10))["type"] == "ok"
         await socket.disconnect()
+
+    run_async(scenario())
+
+
+def test_a_consumer_that_crashed_no_longer_keeps_its_socket_alive(players, table):
+    from channels.layers import get_channel_layer
+
+    async def scenario() -> None:
+        socket, _ = await _open(players[0], table)
+        mine = [key for key, s in open_sockets.open.items() if s.user_id == players[0].pk]
+        assert len(mine) == 1
+        # A message no handler knows makes Channels raise inside the consumer: a crash.
+        await get_channel_layer().group_send(events.table_group(table.pk), {"type": "no.such"})
+        with pytest.raises(ValueError, match="No handler"):
+            await socket.receive_output(timeout=10)
+        assert mine[0] not in open_sockets.open  # its row is no longer renewed: it expires
 
     run_async(scenario())
 

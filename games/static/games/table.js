@@ -864,19 +864,15 @@ function maybeAutoSubmit() {
 }
 
 setInterval(tick, 250);
-// The heartbeat keeps this socket counted present: the server drops a socket it has not
-// heard from for 30 s (docs/protocol.md), so three pings may go missing before that.
-function heartbeat() {
+setInterval(() => {
   if (live.open) {
     pingSentAt = Date.now();
     live.send({ type: "ping" });
   }
-}
-setInterval(heartbeat, 10000);
+}, 15000);
 document.addEventListener("visibilitychange", () => {
   if (document.visibilityState === "visible") {
     live.nudge();
-    heartbeat();
     requestSnapshot();
     tick();
   }
