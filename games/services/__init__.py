@@ -13,7 +13,12 @@ round log every step shares), ``tables``, ``seats``, ``presence``, ``countdown``
 
 from games.services.common import new_client_seed, new_server_seed
 from games.services.presence import AWAY_AFTER, connected, disconnected, heard_from
-from games.services.rounds import start_round, start_round_when_due, submit_arrangement
+from games.services.rounds import (
+    save_draft,
+    start_round,
+    start_round_when_due,
+    submit_arrangement,
+)
 from games.services.seats import set_client_seed, sit, stand
 from games.services.showdown import SUMMARY_SECONDS, advance_round
 from games.services.sweeper import sweep_due
@@ -30,6 +35,7 @@ __all__ = [
     "heard_from",
     "new_client_seed",
     "new_server_seed",
+    "save_draft",
     "set_client_seed",
     "sit",
     "stand",

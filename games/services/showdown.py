@@ -25,6 +25,7 @@ from games.selectors import (
 )
 from games.services.common import bump, enqueue_advance, lock_round, log, table_event
 from games.services.countdown import set_start
+from games.services.rounds import play_for_the_absent
 from games.signals import round_settled, send_on_commit
 from ledger import services as ledger
 from ledger.errors import LedgerError
@@ -38,6 +39,8 @@ SUMMARY_SECONDS = 6
 
 def begin_showdown(table: Table, round_: Round) -> None:
     rules = round_.rules
+    # Hands not submitted in time are played for their owners first (RULES.md section 8).
+    play_for_the_absent(round_, list(round_.players.all()))
     result = settle_round_result(round_)
     round_.state = RoundState.SHOWDOWN
     round_.revealed = 0 if result.has_instant else 1
@@ -47,9 +50,10 @@ def begin_showdown(table: Table, round_: Round) -> None:
     missing = [
         p.position
         for p in result.players
-        if p.status == PlayerStatus.PLAYING and p.submitted_at is None
+        if p.status == PlayerStatus.PLAYING and p.submitted_at is None and not p.arrangement
     ]
-    log(round_, "showdown", {"unarranged": missing})
+    auto = {str(p.position): p.auto_arranged for p in result.players if p.auto_arranged}
+    log(round_, "showdown", {"unarranged": missing, "auto_arranged": auto})
     reveal(table, round_, result)
 
 
