@@ -22,7 +22,7 @@ from games.services.rounds import (
 from games.services.seats import set_client_seed, sit, stand
 from games.services.showdown import SUMMARY_SECONDS, advance_round
 from games.services.sweeper import sweep_due
-from games.services.tables import MIN_BALANCE_STAKES, create_table
+from games.services.tables import MIN_BALANCE_STAKES, create_table, open_table
 
 __all__ = [
     "AWAY_AFTER",
@@ -35,6 +35,7 @@ __all__ = [
     "heard_from",
     "new_client_seed",
     "new_server_seed",
+    "open_table",
     "save_draft",
     "set_client_seed",
     "sit",
