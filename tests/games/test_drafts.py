@@ -7,7 +7,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import services
+from games import events, services
 from games.errors import GameError, NotFound
 from games.models import Round, RoundEvent, RoundPlayer, RoundState
 from games.rules import format_cards, parse_cards
@@ -262,3 +262,27 @@ def test_a_scoop_is_named_once_and_every_breakdown_adds_up_to_the_ledger(players
         assert total == row["xu"] == ledger_selectors.balance(user) - before[user.pk]
     mine = next(r for r in summary["players"] if r["position"] == loser.position)
     assert mine["breakdown"]["scoop"] == 2 * sum(mine["breakdown"]["chi"])  # ×3 = chi + 2 × chi
+
+
+def test_the_owner_of_a_hand_played_for_them_is_sent_what_was_played_and_nobody_else(  # type: ignore[no-untyped-def]
+    players, monkeypatch, django_capture_on_commit_callbacks
+):
+    table = _table(players[0])
+    round_ = _deal(players, table)
+    sent: list[tuple[str, dict]] = []  # type: ignore[type-arg]
+    monkeypatch.setattr(events, "_send", lambda group, payload: sent.append((group, payload)))
+    with django_capture_on_commit_callbacks(execute=True):
+        _to_the_showdown(round_)
+    private = [(g, p) for g, p in sent if p["type"] == "submission"]
+    assert {g for g, _p in private} == {
+        events.private_group(table.pk, players[0].pk),
+        events.private_group(table.pk, players[1].pk),
+    }
+    table.refresh_from_db()
+    for group, payload in private:
+        user = players[0] if group == events.private_group(table.pk, players[0].pk) else players[1]
+        seat = _seat(round_, user)
+        assert payload["chi"] == seat.arrangement and payload["auto_arranged"] == "engine"
+        assert payload["version"] == table.version  # the reveal's: applied right after it
+    reveal = next(p for _g, p in sent if p["type"] == "reveal")
+    assert reveal["auto_arranged"] == {"0": "engine", "1": "engine"}
