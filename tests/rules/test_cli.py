@@ -150,7 +150,10 @@ def test_score_accepts_the_section_9_timeout_rule_and_settles_the_hands_given(
     unarranged = {
         **ROUND,
         "rules": {"on_timeout": on_timeout, "quads_split": False},
-        "players": [{"id": "p", "chi": P_CHI}, {"id": "q", "cards": q_cards, "status": "unarranged"}],
+        "players": [
+            {"id": "p", "chi": P_CHI},
+            {"id": "q", "cards": q_cards, "status": "unarranged"},
+        ],
     }
     code, out, err = run(["score"], json.dumps(unarranged), monkeypatch, capsys)
     assert code == 0 and err == ""

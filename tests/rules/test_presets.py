@@ -104,7 +104,7 @@ def test_cap_is_the_smaller_of_max_loss_and_an_even_share_of_the_balance() -> No
     assert hold_amount(portal, 100, 1_000_000, 2) == 5400
 
 
-def test_an_unsubmitted_hand_is_played_for_its_owner_by_default_and_foul_is_a_table_choice() -> None:
+def test_an_unsent_hand_is_played_for_its_owner_by_default_and_foul_is_a_table_choice() -> None:
     assert Rules.preset("portal").on_timeout == "auto"
     assert Rules.preset("classic").on_timeout == "auto"
     strict = Rules.preset("portal").with_overrides({"on_timeout": "foul"})
