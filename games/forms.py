@@ -118,7 +118,6 @@ class CreateTableForm(forms.Form):
         ],
         initial="auto",
         required=False,  # not chosen: the preset's own (auto)
-        widget=forms.RadioSelect,
         help_text=_(
             "A hand played for its owner is marked “tự xếp” in the showdown and the history."
         ),

@@ -48,7 +48,7 @@ def open_table(page: Any, name: str, *, strict: bool = False) -> str:
     page.fill("#id_arrange_seconds", "30")
     page.fill("#id_reveal_seconds", "2")
     if strict:
-        page.check("input[name=on_timeout][value=foul]")
+        page.select_option("#id_on_timeout", "foul")
     page.click("#create-button")
     page.wait_for_url(re.compile(r".*/tables/\d+/$"))
     page.wait_for_selector("#me .seat-head")  # seated without pressing Sit
