@@ -32,10 +32,25 @@ print(json.dumps({{p.user.username: {{"arrangement": p.arrangement, "auto": p.au
 """
 
 
+USERS = [("hoa", "Hoa"), ("khoa", "Khoa"), ("lam", "Lâm"), ("minh", "Minh")]
+STAND_UP = """
+from accounts.models import User
+from games import services
+for user in User.objects.filter(username__in={names!r}, seat__isnull=False):
+    services.stand(user)
+"""
+
+
 @pytest.fixture(scope="module")
-def people(site: Any) -> None:
-    users = [("hoa", "Hoa"), ("khoa", "Khoa"), ("lam", "Lâm"), ("minh", "Minh")]
-    site.manage("shell", "-c", CREATE_USERS.format(users=users, password=PASSWORD))
+def created(site: Any) -> None:
+    site.manage("shell", "-c", CREATE_USERS.format(users=USERS, password=PASSWORD))
+
+
+@pytest.fixture
+def people(site: Any, created: None) -> Any:
+    yield
+    # Even after a failure nobody stays seated: other tests' quick join must not land here.
+    site.manage("shell", "-c", STAND_UP.format(names=[name for name, _ in USERS]))
 
 
 def open_table(page: Any, name: str, *, strict: bool = False) -> str:
@@ -58,12 +73,16 @@ def open_table(page: Any, name: str, *, strict: bool = False) -> str:
 def sit_and_start(host: Any, guest: Any, table_url: str) -> None:
     guest.goto(table_url)
     guest.click("#sit-button")
-    host.wait_for_selector("#start-button")
+    guest.wait_for_selector("#me .seat-head", timeout=30_000)
+    host.wait_for_selector("#start-button", timeout=30_000)
     host.click("#start-button")
 
 
 def leave(page: Any, base: str) -> None:
-    """Stand up before the next deal (6 s after the summary), so no round runs on unwatched."""
+    """Stand up before the next deal (6 s after the summary), so no round runs on unwatched
+    and no other test's quick join lands here."""
+    if page.url.endswith("/lobby/"):
+        return
     page.click("#leave-button")
     page.click("#leave-confirm")
     page.wait_for_url(base + "/lobby/")

@@ -88,7 +88,8 @@ function setupBoard() {
     board.load(null);
     return;
   }
-  if (board.roundId === state.round.id && board.arrangement) {
+  const played = mine.auto_arranged && !sameChi(board.arrangement && board.arrangement.chi, mine.arrangement);
+  if (board.roundId === state.round.id && board.arrangement && !played) {
     board.setLocked(!canArrange());
     return;
   }
