@@ -321,6 +321,13 @@ class TableConsumer(_Consumer):
         )
         return {"round": player.round_id}
 
+    def _draft(self, content: dict[str, Any]) -> None:
+        version = content.get("version")
+        if version is not None and (isinstance(version, bool) or not isinstance(version, int)):
+            raise TypeError("version")
+        round_id, chi = content["round"], content["chi"]
+        services.save_draft(self.user, round_id, chi, seen_version=version, table_id=self.table_id)
+
     def _client_seed(self, content: dict[str, Any]) -> None:
         services.set_client_seed(self.user, self.table_id, content["seed"])
 
@@ -336,6 +343,7 @@ class TableConsumer(_Consumer):
         "leave": _stand,
         "start": _start,
         "submit": _submit,
+        "draft": _draft,
         "client_seed": _client_seed,
         "ping": _ping,
     }

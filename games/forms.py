@@ -84,6 +84,45 @@ class CreateTableForm(forms.Form):
         initial=4,
     )
 
+    sit_down = forms.BooleanField(
+        label=_("Sit at this table at once"),
+        required=False,
+        initial=True,
+        help_text=_("You take the first seat as soon as the table opens."),
+    )
+    allow_bots = forms.BooleanField(
+        label=_("Fill empty seats with bots"),
+        required=False,
+        initial=False,
+        help_text=_(
+            "If nobody comes or goes for the number of seconds below, bots take the "
+            "free seats so the round can start. They leave when the last person does."
+        ),
+    )
+    bot_wait_seconds = forms.IntegerField(
+        label=_("Bots come after (s)"),
+        required=False,
+        min_value=1,
+        max_value=60,
+        initial=10,
+        help_text=_("How long people wait at the table before bots sit down (1–60)."),
+    )
+    on_timeout = forms.ChoiceField(
+        label=_("When a player's time runs out"),
+        choices=[
+            (
+                "auto",
+                _("Play it for them: their last legal arrangement, else the best one"),
+            ),
+            ("foul", _("Strict: a hand not sent in time is binh lủng")),
+        ],
+        initial="auto",
+        required=False,  # not chosen: the preset's own (auto)
+        help_text=_(
+            "A hand played for its owner is marked “tự xếp” in the showdown and the history."
+        ),
+    )
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         for key in (*TIMER_FIELDS, *SCOOP_FIELDS):
@@ -124,4 +163,6 @@ class CreateTableForm(forms.Form):
         }
         if bonus:
             overrides["bonus"] = bonus
+        if data.get("on_timeout") == "foul":  # "auto" is every preset's own value
+            overrides["on_timeout"] = "foul"
         return overrides

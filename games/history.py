@@ -16,6 +16,7 @@ from accounts.models import User
 from games.models import PlayerStatus, Round, RoundPlayer
 from games.rules import Rules, category_of, eval3, eval5, parse_cards
 from games.rules.scoring import PlayerInput
+from games.selectors import scoop_lines
 from ledger.keys import wallet_key
 from ledger.models import Posting
 
@@ -54,12 +55,17 @@ class PlayerLine:
     left_after_chi: int | None
     xu: int | None
     result: dict[str, Any]
+    auto_arranged: str
+    """``draft`` or ``engine`` when the hand was played for its owner at the deadline, else ""."""
+    scoop: dict[str, Any] | None
+    """This player's scoop, named once (``games.selectors.scoop_lines``), or None."""
 
 
 def player_lines(round_: Round, viewer: User) -> list[PlayerLine]:
     """Every player of a finished round with their cards, arrangement and result."""
     settlement = round_.settlement or {}
     by_id = {p["id"]: p for p in settlement.get("players", [])}
+    scoops = {line["loser"]: line for line in scoop_lines(settlement)} if settlement else {}
     lines = []
     for p in round_.players.select_related("user").order_by("position"):
         lines.append(
@@ -73,6 +79,8 @@ def player_lines(round_: Round, viewer: User) -> list[PlayerLine]:
                 left_after_chi=p.left_after_chi,
                 xu=p.xu,
                 result=by_id.get(str(p.position), {}),
+                auto_arranged=p.auto_arranged,
+                scoop=scoops.get(p.position),
             )
         )
     return lines

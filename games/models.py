@@ -164,6 +164,13 @@ class PlayerStatus(models.TextChoices):
     LEFT = "left", _("left")
 
 
+class AutoArranged(models.TextChoices):
+    """Who arranged a hand played for its owner at the deadline (RULES.md section 8)."""
+
+    DRAFT = "draft", _("their last draft")
+    ENGINE = "engine", _("the auto-arranger")
+
+
 class RoundPlayer(models.Model):
     round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="players")
     user = models.ForeignKey(
@@ -174,6 +181,12 @@ class RoundPlayer(models.Model):
     """The 13 dealt cards, as "AS"-style strings, in deal order."""
     arrangement = models.JSONField(null=True, blank=True)
     submitted_at = models.DateTimeField(null=True, blank=True)
+    draft = models.JSONField(null=True, blank=True)
+    """The last complete layout the player's page sent (a draft or a submission), foul or not."""
+    auto_arranged = models.CharField(
+        max_length=8, choices=AutoArranged.choices, blank=True, default=""
+    )
+    """Set when the hand was not submitted in time and the table played it for its owner."""
     status = models.CharField(max_length=8, choices=PlayerStatus.choices, default="playing")
     left_after_chi = models.PositiveSmallIntegerField(null=True, blank=True)
     hold = models.PositiveBigIntegerField()

@@ -147,6 +147,51 @@ def settle_round_result(round_: Round, *, with_users: bool = False) -> RoundResu
     return RoundResult(settle(round_.rules, round_.stake, inputs), players)
 
 
+def result_breakdown(settlement: dict[str, Any]) -> dict[int, dict[str, Any]]:
+    """Per seat position: where the player's xu came from, adding up exactly to its ``xu``.
+
+    ``instant`` (instant-win pairs), ``chi`` (each chi before any scoop multiplier, what the
+    showdown's chi badges show), ``scoop`` (what the sập multipliers added) and ``cap``
+    (what the escrow caps took off), all signed from the player's side.
+    """
+    stake = settlement.get("stake", 1)
+    rows: dict[int, dict[str, Any]] = {
+        int(p["id"]): {"instant": 0, "chi": [0, 0, 0], "scoop": 0, "cap": 0}
+        for p in settlement.get("players", [])
+    }
+    for pair in settlement.get("pairs", []):
+        for side, sign in ((int(pair["a"]), 1), (int(pair["b"]), -1)):
+            row = rows[side]
+            if pair["kind"] == "instant":
+                row["instant"] += sign * pair["units"] * stake
+            else:
+                for k, units in enumerate(pair["chi"]):
+                    row["chi"][k] += sign * units * stake
+                row["scoop"] += sign * (pair["units"] - sum(pair["chi"])) * stake
+            row["cap"] += sign * (pair["xu"] - pair["units"] * stake)
+    return rows
+
+
+def scoop_lines(settlement: dict[str, Any]) -> list[dict[str, Any]]:
+    """Each scooped player once: ``kind`` (one: sập 3 chi, all: sập làng), the multiplier
+    ``x``, who scooped them (``by``) and what the multiplier added to their loss (``xu``,
+    before caps)."""
+    stake = settlement.get("stake", 1)
+    lines: dict[int, dict[str, Any]] = {}
+    for pair in settlement.get("pairs", []):
+        scoop = pair.get("scoop")
+        if not scoop:
+            continue
+        loser = int(scoop["loser"])
+        winner = int(pair["b"]) if int(pair["a"]) == loser else int(pair["a"])
+        line = lines.setdefault(
+            loser, {"loser": loser, "kind": scoop["kind"], "x": scoop["x"], "by": [], "xu": 0}
+        )
+        line["by"].append(winner)
+        line["xu"] += abs(pair["units"] - sum(pair["chi"])) * stake
+    return list(lines.values())
+
+
 def reveal_payload(round_: Round, result: RoundResult | None = None) -> dict[str, Any]:
     """What the showdown has shown so far: instant wins, fouls, then chi 1..revealed."""
     if result is None:
@@ -205,15 +250,27 @@ def reveal_payload(round_: Round, result: RoundResult | None = None) -> dict[str
                 }
             )
         chi_views.append({"chi": index + 1, "hands": hands, "pairs": pairs})
+    scoops: list[dict[str, Any]] = []
+    scoop_xu: dict[str, int] = {}
+    if round_.revealed >= 3:
+        # Every chi is shown: the scoops are known, and named once per scooped player.
+        as_json = settlement.to_json()
+        scoops = scoop_lines(as_json)
+        scoop_xu = {str(k): v["scoop"] for k, v in result_breakdown(as_json).items()}
     return {
         "round": round_.pk,
         "revealed": round_.revealed,
         "deadline": round_.deadline.isoformat() if round_.deadline else None,
         "fouls": [int(p.id) for p in settlement.players if p.foul],
         "unarranged": [p.position for p in result.players if not p.arrangement],
+        "auto_arranged": {
+            str(p.position): p.auto_arranged for p in result.players if p.auto_arranged
+        },
         "instants": instants,
         "instant_pairs": instant_pairs,
         "chi": chi_views,
+        "scoops": scoops,
+        "scoop_xu": scoop_xu,
     }
 
 
@@ -227,6 +284,7 @@ def summary_payload(round_: Round, players: list[RoundPlayer] | None = None) -> 
     balances = ledger_selectors.balances([p.user_id for p in players])
     settlement = round_.settlement or {}
     by_id = {p["id"]: p for p in settlement.get("players", [])}
+    breakdown = result_breakdown(settlement) if settlement else {}
     rows = []
     for p in players:
         outcome = by_id.get(str(p.position), {})
@@ -244,6 +302,8 @@ def summary_payload(round_: Round, players: list[RoundPlayer] | None = None) -> 
                 "instant": outcome.get("instant"),
                 "hands": outcome.get("hands"),
                 "status": p.status,
+                "auto_arranged": p.auto_arranged or None,
+                "breakdown": breakdown.get(p.position),
                 "balance": balances[p.user_id],
             }
         )
@@ -252,6 +312,7 @@ def summary_payload(round_: Round, players: list[RoundPlayer] | None = None) -> 
         "number": round_.number,
         "players": rows,
         "pairs": settlement.get("pairs", []),
+        "scoops": scoop_lines(settlement) if settlement else [],
         "server_seed": round_.server_seed,
         "commitment": round_.server_seed_hash,
         "client_seeds": round_.client_seeds,
@@ -287,6 +348,9 @@ def round_view(round_: Round, user: User | None) -> dict[str, Any]:
             "position": mine.position,
             "cards": mine.cards,
             "arrangement": mine.arrangement,
+            # The last complete layout (draft or submission): a reconnecting page restores it.
+            "draft": mine.draft if round_.state == RoundState.ARRANGING else None,
+            "auto_arranged": mine.auto_arranged or None,
             "foul": mine.arrangement is not None
             and is_foul_arrangement(round_.rules, mine.arrangement),
             "status": mine.status,

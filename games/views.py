@@ -72,14 +72,18 @@ def lobby(request: HttpRequest) -> HttpResponse:
 def create_table(request: HttpRequest) -> HttpResponse:
     form = CreateTableForm(request.POST)
     if form.is_valid():
+        data = form.cleaned_data
         try:
-            table = services.create_table(
+            table = services.open_table(
                 _user(request),
-                name=form.cleaned_data["name"],
-                preset=form.cleaned_data["preset"],
-                stake=form.cleaned_data["stake"],
-                seats=form.cleaned_data["seats"],
+                sit_down=data["sit_down"],
+                name=data["name"],
+                preset=data["preset"],
+                stake=data["stake"],
+                seats=data["seats"],
                 rules_overrides=form.rules_overrides(),
+                allow_bots=data["allow_bots"],
+                bot_wait_seconds=data["bot_wait_seconds"] or 10,
             )
         except GameError as exc:
             form.add_error(None, exc.message)

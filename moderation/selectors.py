@@ -131,6 +131,7 @@ STEP_TITLES = {
     "disconnect": gettext_noop("Connection lost"),
     "reconnect": gettext_noop("Connected again"),
     "join": gettext_noop("Sat down to watch (plays from the next round)"),
+    "auto_arranged": gettext_noop("Not sent in time: arranged for the player (tự xếp)"),
     "showdown": gettext_noop("Showdown begins"),
     "reveal": gettext_noop("Reveal"),
     "settled": gettext_noop("Settled"),

@@ -71,7 +71,10 @@ LIMITS = {
     "arrange_seconds": (30, 180),
     "reveal_seconds": (2, 10),
 }
-OVERRIDE_KEYS = ("bonus", "instant", *LIMITS, "quads_split")
+ON_TIMEOUT = ("auto", "foul")
+"""What an unsubmitted hand plays at the deadline (section 8): its last complete legal draft or
+the engine's best arrangement (``auto``), or nothing: binh lủng (``foul``)."""
+OVERRIDE_KEYS = ("bonus", "instant", *LIMITS, "quads_split", "on_timeout")
 
 
 def _frozen(mapping: Mapping[str, int]) -> Mapping[str, int]:
@@ -92,6 +95,9 @@ class Rules:
     scoop_all_min: int = 1
     quads_split: bool = True
     """A four of a kind also counts as two pairs and as a three of a kind for instant wins."""
+    on_timeout: str = "auto"
+    """``auto`` or ``foul``: what the table plays for a hand not submitted in time (section 8).
+    Settlement never reads it: the table applies it before settling (docs/rules.md)."""
     start_seconds: int = 9
     arrange_seconds: int = 80
     reveal_seconds: int = 5
@@ -143,6 +149,13 @@ class Rules:
                         "rule_value",
                     )
                 changes[key] = value
+            elif key == "on_timeout":
+                if value not in ON_TIMEOUT:
+                    raise RulesConfigError(
+                        f"rule 'on_timeout' must be 'auto' or 'foul', got {value!r}",
+                        "rule_value",
+                    )
+                changes[key] = value
             else:
                 raise RulesConfigError(
                     f"unknown rule key {key!r} (known: {', '.join(OVERRIDE_KEYS)})",
@@ -160,6 +173,7 @@ class Rules:
             "scoop_all": self.scoop_all,
             "scoop_all_min": self.scoop_all_min,
             "quads_split": self.quads_split,
+            "on_timeout": self.on_timeout,
             "start_seconds": self.start_seconds,
             "arrange_seconds": self.arrange_seconds,
             "reveal_seconds": self.reveal_seconds,

@@ -22,11 +22,16 @@ from games.services.presence import (
     heard_from,
     renew_connections,
 )
-from games.services.rounds import start_round, start_round_when_due, submit_arrangement
+from games.services.rounds import (
+    save_draft,
+    start_round,
+    start_round_when_due,
+    submit_arrangement,
+)
 from games.services.seats import set_client_seed, sit, stand
 from games.services.showdown import SUMMARY_SECONDS, advance_round
 from games.services.sweeper import sweep_due
-from games.services.tables import MIN_BALANCE_STAKES, create_table
+from games.services.tables import MIN_BALANCE_STAKES, create_table, open_table
 from games.services.voiding import VoidReason, void_round
 
 __all__ = [
@@ -43,7 +48,9 @@ __all__ = [
     "heard_from",
     "new_client_seed",
     "new_server_seed",
+    "open_table",
     "renew_connections",
+    "save_draft",
     "set_client_seed",
     "sit",
     "stand",

@@ -17,6 +17,7 @@ from accounts.services import ensure_can_sit
 from games import events
 from games.errors import NotFound, RoundError, StaleVersion
 from games.models import (
+    AutoArranged,
     PlayerStatus,
     Round,
     RoundPlayer,
@@ -25,6 +26,7 @@ from games.models import (
     Table,
 )
 from games.rules import ArrangementError, format_cards, parse_cards
+from games.rules.arrange import suggest
 from games.rules.fair import commitment, deal_from_seeds
 from games.rules.presets import hold_amount
 from games.rules.scoring import validate_arrangement
@@ -218,6 +220,48 @@ def cannot_play(table: Table, seat: Seat, now: datetime, balance: int) -> str | 
     return None
 
 
+def _arranging_player(
+    user: User,
+    round_id: Any,
+    seen_version: int | None,
+    table_id: int | None,
+    *,
+    on_time: bool = True,
+) -> tuple[Table, Round, list[RoundPlayer], RoundPlayer]:
+    """Lock the round and return the caller's seat in it, if they may still arrange.
+
+    ``on_time=False`` leaves the phase and deadline to the caller (a resend of what
+    already stands is answered even after the showdown began)."""
+    table, round_ = lock_round(round_id, table_id)
+    everyone = list(round_.players.all())
+    player = next((p for p in everyone if p.user_id == user.pk), None)
+    if player is None:
+        raise NotFound(_("You are not playing in this round."), code="not_in_round")
+    if seen_version is not None and seen_version < round_.dealt_version:
+        raise StaleVersion()
+    if player.status == PlayerStatus.LEFT:
+        raise RoundError(_("You have left this round."), code="left")
+    if on_time:
+        _ensure_arranging(round_)
+    return table, round_, everyone, player
+
+
+def _ensure_arranging(round_: Round) -> None:
+    if round_.state != RoundState.ARRANGING:
+        raise RoundError(_("Arranging is over for this round."), code="not_arranging")
+    if round_.deadline is not None and timezone.now() >= round_.deadline:
+        raise RoundError(_("Time is up: the arrangement was not accepted."), code="too_late")
+
+
+def _validated(player: RoundPlayer, chi: Sequence[Sequence[str]]) -> list[list[str]]:
+    """The three chi as stored, or a ``RoundError`` naming what is wrong (a forged card…)."""
+    try:
+        arranged = validate_arrangement(parse_cards(player.cards), chi)
+    except ArrangementError as exc:
+        raise RoundError(ARRANGEMENT_MESSAGES.get(exc.code, exc.args[0]), code=exc.code) from exc
+    return [format_cards(part) for part in arranged]
+
+
 @transaction.atomic
 def submit_arrangement(
     user: User,
@@ -235,32 +279,20 @@ def submit_arrangement(
     seen this round's deal (a stale tab) is refused. ``table_id`` is the table the
     request came from, when known.
     """
-    table, round_ = lock_round(round_id, table_id)
-    everyone = list(round_.players.all())
-    player = next((p for p in everyone if p.user_id == user.pk), None)
-    if player is None:
-        raise NotFound(_("You are not playing in this round."), code="not_in_round")
-    if seen_version is not None and seen_version < round_.dealt_version:
-        raise StaleVersion()
-    if player.status == PlayerStatus.LEFT:
-        raise RoundError(_("You have left this round."), code="left")
-    try:
-        arranged = validate_arrangement(parse_cards(player.cards), chi)
-    except ArrangementError as exc:
-        raise RoundError(ARRANGEMENT_MESSAGES.get(exc.code, exc.args[0]), code=exc.code) from exc
-    arrangement = [format_cards(part) for part in arranged]
+    table, round_, everyone, player = _arranging_player(
+        user, round_id, seen_version, table_id, on_time=False
+    )
+    arrangement = _validated(player, chi)
     if player.arrangement == arrangement:
         # A resend (the reply to the first was lost, or it failed after the commit): the
         # arrangement already stands, even if the showdown has begun since. One
         # submission: no log entry, no event, no new version; the same ok.
         return player
-    if round_.state != RoundState.ARRANGING:
-        raise RoundError(_("Arranging is over for this round."), code="not_arranging")
-    if round_.deadline is not None and timezone.now() >= round_.deadline:
-        raise RoundError(_("Time is up: the arrangement was not accepted."), code="too_late")
+    _ensure_arranging(round_)
     player.arrangement = arrangement
+    player.draft = player.arrangement  # the layout a reconnecting page restores
     player.submitted_at = timezone.now()
-    player.save(update_fields=["arrangement", "submitted_at"])
+    player.save(update_fields=["arrangement", "draft", "submitted_at"])
     foul = is_foul_arrangement(round_.rules, player.arrangement)
     log(
         round_,
@@ -285,3 +317,63 @@ def submit_arrangement(
     if all(p.submitted_at is not None for p in everyone if p.status == PlayerStatus.PLAYING):
         end_arranging_now(round_)
     return player
+
+
+@transaction.atomic
+def save_draft(
+    user: User,
+    round_id: Any,
+    chi: Sequence[Sequence[str]],
+    *,
+    seen_version: int | None = None,
+    table_id: int | None = None,
+) -> RoundPlayer:
+    """Keep the player's complete layout in progress: not a submission, nobody is told.
+
+    Validated like a submission (a forged or incomplete layout is refused and the last good
+    draft stays); a foul one is kept too, and at the deadline the engine plays instead of it
+    (RULES.md section 8). Sending the same draft again changes nothing.
+    """
+    _table, _round, _everyone, player = _arranging_player(user, round_id, seen_version, table_id)
+    draft = _validated(player, chi)
+    if draft != player.draft:
+        player.draft = draft
+        player.save(update_fields=["draft"])
+    return player
+
+
+def play_for_the_absent(round_: Round, players: Sequence[RoundPlayer]) -> list[RoundPlayer]:
+    """At the deadline, arrange every hand not submitted in time, as the table's rules say.
+
+    ``auto``: the last complete draft if it is not binh lủng, else the engine's best
+    arrangement; the hand is marked and logged with which. ``foul``: nothing (binh lủng).
+    Returns the players arranged here.
+    """
+    rules = round_.rules
+    if rules.on_timeout != "auto":
+        return []
+    played = []
+    for p in players:
+        if p.status != PlayerStatus.PLAYING or p.submitted_at is not None:
+            continue
+        if p.draft and not is_foul_arrangement(rules, p.draft):
+            p.arrangement, p.auto_arranged = p.draft, AutoArranged.DRAFT
+        else:
+            best = suggest(parse_cards(p.cards), rules, n=0, opponents=max(1, len(players) - 1))
+            p.arrangement = [format_cards(part) for part in best[0].chi]
+            p.auto_arranged = AutoArranged.ENGINE
+        played.append(p)
+    if played:
+        RoundPlayer.objects.bulk_update(played, ["arrangement", "auto_arranged"])
+        log_many(
+            round_,
+            [
+                (
+                    "auto_arranged",
+                    {"position": p.position, "by": p.auto_arranged, "chi": p.arrangement},
+                    None,
+                )
+                for p in played
+            ],
+        )
+    return played

@@ -8,6 +8,7 @@ from datetime import timedelta
 from django.db import InterfaceError, OperationalError, transaction
 from django.utils import timezone
 
+from games import events
 from games.errors import NotFound
 from games.models import (
     PlayerStatus,
@@ -25,6 +26,7 @@ from games.selectors import (
 )
 from games.services.common import bump, enqueue_advance, lock_round, log, table_event
 from games.services.countdown import set_start
+from games.services.rounds import play_for_the_absent
 from games.services.voiding import VoidReason, void
 from games.signals import round_settled, send_on_commit
 from ledger import services as ledger
@@ -38,6 +40,8 @@ SUMMARY_SECONDS = 6
 
 def begin_showdown(table: Table, round_: Round) -> None:
     rules = round_.rules
+    # Hands not submitted in time are played for their owners first (RULES.md section 8).
+    played = play_for_the_absent(round_, list(round_.players.all()))
     result = settle_round_result(round_)
     round_.state = RoundState.SHOWDOWN
     round_.revealed = 0 if result.has_instant else 1
@@ -47,10 +51,25 @@ def begin_showdown(table: Table, round_: Round) -> None:
     missing = [
         p.position
         for p in result.players
-        if p.status == PlayerStatus.PLAYING and p.submitted_at is None
+        if p.status == PlayerStatus.PLAYING and p.submitted_at is None and not p.arrangement
     ]
-    log(round_, "showdown", {"unarranged": missing})
+    auto = {str(p.position): p.auto_arranged for p in result.players if p.auto_arranged}
+    log(round_, "showdown", {"unarranged": missing, "auto_arranged": auto})
     reveal(table, round_, result)
+    for p in played:  # each owner sees the hand played for them (others see it chi by chi)
+        events.to_player(
+            table.pk,
+            p.user_id,
+            {
+                "type": "submission",
+                "table": table.pk,
+                "round": round_.pk,
+                "version": table.version,
+                "chi": p.arrangement,
+                "foul": False,
+                "auto_arranged": p.auto_arranged,
+            },
+        )
 
 
 def reveal(table: Table, round_: Round, result: RoundResult | None = None) -> None:

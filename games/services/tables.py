@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
@@ -17,6 +18,7 @@ from games.rules import Rules, RulesConfigError
 from games.selectors import (
     lobby_row,
 )
+from games.services.seats import sit
 
 MIN_BALANCE_STAKES = 20
 
@@ -67,4 +69,17 @@ def create_table(
         bot_wait_seconds=bot_wait_seconds,
     )
     events.to_lobby({"type": "table", "table": lobby_row(table)})
+    return table
+
+
+@transaction.atomic
+def open_table(host: User, *, sit_down: bool = True, **options: Any) -> Table:
+    """The create-table form: open a table and, if asked, seat its creator at once.
+
+    One transaction: when the creator cannot sit (seated elsewhere, balance below the
+    table's minimum…) no table is left behind and the form shows why.
+    """
+    table = create_table(host, **options)
+    if sit_down:
+        sit(host, table.pk)
     return table

@@ -29,8 +29,7 @@ def test_the_interface_switches_to_english(pages, shoot) -> None:  # type: ignor
     page.fill("#id_name", "English table")
     page.click("#create-button")
     page.wait_for_url(re.compile(r".*/tables/\d+/$"))
-    page.click("#sit-button")
-    page.wait_for_selector("#me .seat-head")
+    page.wait_for_selector("#me .seat-head")  # the creator sits at once
     assert page.locator("#phase-title").inner_text() == "Waiting for another player"
     assert page.locator("#leave-button").inner_text() == "Leave table"
     assert axe_violations(page) == []
@@ -61,8 +60,7 @@ def test_a_dropped_connection_shows_a_banner_and_recovers(pages) -> None:  # typ
     page.fill("#id_name", "Bàn mất mạng")
     page.click("#create-button")
     page.wait_for_url(re.compile(r".*/tables/\d+/$"))
-    page.click("#sit-button")
-    page.wait_for_selector("#me .seat-head")
+    page.wait_for_selector("#me .seat-head")  # the creator sits at once
     assert page.locator("#reconnect-banner").is_hidden()
     sockets[-1].close(code=4000, reason="network gone")
     page.wait_for_selector("#reconnect-banner:visible")

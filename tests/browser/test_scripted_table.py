@@ -100,6 +100,7 @@ def test_mau_binh_is_announced_then_shown_and_settled_first(pages, shoot, viewpo
     page = pages.login("em", viewport)
     page.route_web_socket(re.compile(r".*/ws/tables/\d+/$"), lambda ws: sockets.append(ws))
     page.fill("#id_name", f"Bàn mậu binh {viewport['width']}")
+    page.uncheck("#id_sit_down")  # the socket is scripted: nobody needs a real seat
     page.click("#create-button")
     page.wait_for_url(re.compile(r".*/tables/\d+/$"))
     config = json.loads(page.locator("#table-config").inner_text())
@@ -135,7 +136,9 @@ def test_mau_binh_is_announced_then_shown_and_settled_first(pages, shoot, viewpo
 
 
 @pytest.mark.browser
-def test_a_complete_arrangement_is_sent_when_time_is_nearly_up(pages) -> None:  # type: ignore[no-untyped-def]
+def test_a_complete_layout_is_sent_as_a_draft_and_never_submitted_for_you(pages) -> None:  # type: ignore[no-untyped-def]
+    # RULES.md section 8: the server plays the last complete draft at the deadline, so the
+    # page sends drafts (throttled) and presses Done for nobody who has not sent anything.
     sockets: list[Any] = []
     received: list[dict[str, Any]] = []
 
@@ -146,6 +149,7 @@ def test_a_complete_arrangement_is_sent_when_time_is_nearly_up(pages) -> None:  
     page = pages.login("em", DESKTOP)
     page.route_web_socket(re.compile(r".*/ws/tables/\d+/$"), answer)
     page.fill("#id_name", "Bàn hết giờ")
+    page.uncheck("#id_sit_down")
     page.click("#create-button")
     page.wait_for_url(re.compile(r".*/tables/\d+/$"))
     config = json.loads(page.locator("#table-config").inner_text())
@@ -161,13 +165,56 @@ def test_a_complete_arrangement_is_sent_when_time_is_nearly_up(pages) -> None:  
         for code in cards:
             page.locator(f'#me button.pcard[data-card="{code}"]').click()
         page.click(f"#row-{row}-button")
-    assert page.locator("#submit").is_enabled()  # not pressed: the clock will send it
+    assert page.locator("#submit").is_enabled()  # not pressed
+    page.wait_for_function("document.querySelector('#clock-text').textContent === '1'")
+    page.wait_for_timeout(300)
+    drafts = [m for m in received if m.get("type") == "draft"]
+    assert drafts, "the complete layout was sent as a draft"
+    assert drafts[-1]["chi"] == [OTHER[:5], OTHER[5:10], OTHER[10:]]
+    assert drafts[-1]["round"] == 77 and drafts[-1]["ref"] == "draft"
+    assert len(drafts) <= 2  # throttled: one move after another does not flood the socket
+    assert not [m for m in received if m.get("type") == "submit"]
+
+
+@pytest.mark.browser
+def test_a_sent_arrangement_changed_since_is_sent_again_when_time_is_nearly_up(pages) -> None:  # type: ignore[no-untyped-def]
+    sockets: list[Any] = []
+    received: list[dict[str, Any]] = []
+
+    def answer(ws: Any) -> None:
+        sockets.append(ws)
+        ws.on_message(lambda message: received.append(json.loads(message)))
+
+    page = pages.login("em", DESKTOP)
+    page.route_web_socket(re.compile(r".*/ws/tables/\d+/$"), answer)
+    page.fill("#id_name", "Bàn gửi lại")
+    page.uncheck("#id_sit_down")
+    page.click("#create-button")
+    page.wait_for_url(re.compile(r".*/tables/\d+/$"))
+    config = json.loads(page.locator("#table-config").inner_text())
+    snapshot = _script(config["table"], config["user"], "Em")[0]
+    sent = [OTHER[:5], OTHER[5:10], OTHER[10:]]
+    snapshot["round"]["you"].update(cards=OTHER, arrangement=sent, draft=sent)
+    snapshot["round"]["players"][0]["submitted"] = True
+    snapshot["round"]["deadline"] = _iso(6)
+    for _ in range(100):
+        if sockets:
+            break
+        page.wait_for_timeout(50)
+    sockets[-1].send(json.dumps(snapshot))
+    page.wait_for_selector("#row-3-cards button.pcard")
+    page.click("#clear")  # laid out again in another order: a change to send
+    for row, cards in (("1", OTHER[:5]), ("2", OTHER[5:10]), ("3", OTHER[10:])):
+        for code in reversed(cards):
+            page.locator(f'#me button.pcard[data-card="{code}"]').click()
+        page.click(f"#row-{row}-button")
+    assert page.locator("#submit").inner_text() != "Đã gửi ✓"
     page.wait_for_function("document.querySelector('#clock-text').textContent === '2'")
     for _ in range(60):
         if any(m.get("type") == "submit" for m in received):
             break
         page.wait_for_timeout(100)
-    sent = [m for m in received if m.get("type") == "submit"]
-    assert len(sent) == 1
-    assert sent[0]["chi"] == [OTHER[:5], OTHER[5:10], OTHER[10:]]
-    assert sent[0]["round"] == 77
+    submits = [m for m in received if m.get("type") == "submit"]
+    assert len(submits) == 1
+    assert [sorted(part) for part in submits[0]["chi"]] == [sorted(part) for part in sent]
+    assert submits[0]["round"] == 77

@@ -150,7 +150,7 @@ def test_four_players_on_two_servers_play_one_private_round_settled_by_the_rules
 def test_a_player_who_never_submits_is_binh_lung_after_an_automatic_start_even_when_the_worker_dies(
     stack, players, password
 ):
-    table = _table(players[0], arrange_seconds=30, start_seconds=5)
+    table = _table(players[0], arrange_seconds=30, start_seconds=5, on_timeout="foul")
 
     async def play():  # type: ignore[no-untyped-def]
         clients = await _connect(stack, players[:2], password, table.pk)

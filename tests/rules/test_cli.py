@@ -104,6 +104,8 @@ BAD_INPUTS = {
     "unknown rule key": json.dumps({**ROUND, "rules": {"ante": 2}}),
     "value outside section 9": json.dumps({**ROUND, "rules": {"bonus": {"trips_chi3": 21}}}),
     "bad round in an array": json.dumps([ROUND, {**ROUND, "stake": -1}]),
+    "on_timeout outside section 9": json.dumps({**ROUND, "rules": {"on_timeout": "skip"}}),
+    "quads_split not a boolean": json.dumps({**ROUND, "rules": {"quads_split": "yes"}}),
 }
 
 
@@ -136,3 +138,25 @@ def test_the_real_process_exits_2_on_bad_input() -> None:
     assert done.returncode == 2
     assert done.stdout == ""
     assert "AS" in done.stderr and "card_held_twice" in done.stderr
+
+
+@pytest.mark.parametrize("on_timeout", ["auto", "foul"])
+def test_score_accepts_the_section_9_timeout_rule_and_settles_the_hands_given(
+    on_timeout: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The table applies on_timeout before settling (it plays a draft or the engine's best
+    # as an arranged hand); an unarranged player is binh lủng whatever the rule says.
+    q_cards = [card for part in Q_CHI for card in part]
+    unarranged = {
+        **ROUND,
+        "rules": {"on_timeout": on_timeout, "quads_split": False},
+        "players": [
+            {"id": "p", "chi": P_CHI},
+            {"id": "q", "cards": q_cards, "status": "unarranged"},
+        ],
+    }
+    code, out, err = run(["score"], json.dumps(unarranged), monkeypatch, capsys)
+    assert code == 0 and err == ""
+    result = json.loads(out)
+    assert result["rules"]["on_timeout"] == on_timeout
+    assert [p["foul"] for p in result["players"]] == [False, True]

@@ -51,6 +51,9 @@ def test_overrides_replace_only_the_given_values() -> None:
         ({"reveal_seconds": 11}, "reveal_seconds"),
         ({"start_seconds": 61}, "start_seconds"),
         ({"stake": 100}, "stake"),
+        ({"on_timeout": "skip"}, "on_timeout"),
+        ({"on_timeout": True}, "on_timeout"),
+        ({"quads_split": 1}, "quads_split"),
     ],
 )
 def test_overrides_outside_section_9_name_the_key(overrides: dict[str, object], named: str) -> None:
@@ -72,6 +75,7 @@ def test_rules_round_trip_through_json() -> None:
             "instant": {"dragon": 20},
             "scoop_one": 3,
             "quads_split": False,
+            "on_timeout": "foul",
         }
     )
     assert Rules.from_json(rules.to_json()) == rules
@@ -98,3 +102,11 @@ def test_cap_is_the_smaller_of_max_loss_and_an_even_share_of_the_balance() -> No
     assert cap_per_opponent(portal, 100, 1000, 4) == 333
     assert hold_amount(portal, 100, 1000, 4) == 999
     assert hold_amount(portal, 100, 1_000_000, 2) == 5400
+
+
+def test_an_unsent_hand_is_played_for_its_owner_by_default_and_foul_is_a_table_choice() -> None:
+    assert Rules.preset("portal").on_timeout == "auto"
+    assert Rules.preset("classic").on_timeout == "auto"
+    strict = Rules.preset("portal").with_overrides({"on_timeout": "foul"})
+    assert strict.on_timeout == "foul"
+    assert strict.to_dict()["on_timeout"] == "foul"

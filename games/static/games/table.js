@@ -6,6 +6,8 @@ import { eval3, eval5, findInstant, handName, instantName, isFoul } from "./hand
 import { Arrangement, ArrangeBoard } from "./arrange.js";
 import { Live } from "./live.js";
 import { untilAnswered } from "./resend.js";
+import { DRAFT_REF, DraftSender, autoArrangedBadge, autoArrangedNote, layoutToRestore, shouldAutoSubmit, timeoutNote } from "./draft.js";
+import { breakdownLine, scoopList } from "./results.js";
 
 // Django's JavaScript catalog (/jsi18n/) defines gettext, ngettext and interpolate.
 const { gettext, ngettext } = window;
@@ -54,6 +56,7 @@ const board = new ArrangeBoard({
   labels: { 1: $("row-1-button"), 2: $("row-2-button"), 3: $("row-3-button"), tray: $("tray-button") },
   onChange: () => {
     saveDraft();
+    drafts.changed(state.round, board.arrangement, state.version);
     renderArrangeInfo();
     renderActions();
     renderCenter();
@@ -86,13 +89,14 @@ function setupBoard() {
     board.load(null);
     return;
   }
-  if (board.roundId === state.round.id && board.arrangement) {
+  const played = mine.auto_arranged && !sameChi(board.arrangement && board.arrangement.chi, mine.arrangement);
+  if (board.roundId === state.round.id && board.arrangement && !played) {
     board.setLocked(!canArrange());
     return;
   }
   board.roundId = state.round.id;
-  const draft = loadDraft(state.round.id);
-  const chi = draft && draft.flat().length ? draft : mine.arrangement;
+  const chi = layoutToRestore(loadDraft(state.round.id), mine, state.round);
+  drafts.known(state.round.id, mine.draft);
   board.load(Arrangement.restore(mine.cards, chi));
   board.locked = !canArrange();
   board.render();
@@ -151,6 +155,8 @@ const live = new Live(config.ws, {
   },
 });
 
+const drafts = new DraftSender(live);
+
 function requestSnapshot() {
   live.send({ type: "snapshot" });
 }
@@ -164,6 +170,7 @@ function handle(message) {
       if (message.server_now) syncClock(message.server_now, pingSentAt);
       return;
     case "error":
+      if (message.ref === DRAFT_REF) return; // a draft refused changes nothing the player sees
       if (message.code !== "rate_limited" || message.ref) showError(message.message);
       return;
     default:
@@ -244,6 +251,11 @@ const EVENTS = {
     if (state.round && state.round.id === e.round && state.round.you) {
       state.round.you.arrangement = e.chi;
       state.round.you.foul = e.foul;
+      if (e.auto_arranged) { // played for me at the deadline: show what was played
+        state.round.you.auto_arranged = e.auto_arranged;
+        board.load(Arrangement.restore(state.round.you.cards, e.chi));
+        board.setLocked(true);
+      }
     }
   },
   player_left(e) {
@@ -626,10 +638,11 @@ function seatHand(position) {
     wrap.append(line);
   });
   if (reveal && reveal.fouls.includes(position)) wrap.append(el("span", "badge danger", gettext("Binh lủng")));
+  if (reveal && (reveal.auto_arranged || {})[position]) wrap.append(autoArrangedBadge(reveal.auto_arranged[position]));
   return wrap;
 }
 
-/** Net xu of a player over the chi revealed so far (before sập and limits). */
+/** Net xu of a player over the chi revealed so far (sập once every chi is shown; before limits). */
 function playerDelta(position) {
   const round = state.round;
   if (!round) return null;
@@ -651,7 +664,7 @@ function playerDelta(position) {
       if (pair.b === position) total -= pair.xu;
     }
   }
-  return total;
+  return total + ((reveal.scoop_xu || {})[position] || 0); // what the sập multipliers add
 }
 
 function nameOf(position) {
@@ -680,6 +693,8 @@ function renderMe() {
     return;
   }
   head.append(seatHead(mine, roundPlayer(mine.position)));
+  const by = state.round && state.round.you && state.round.you.auto_arranged;
+  if (by && state.round.state !== "arranging") head.append(autoArrangedBadge(by));
 }
 
 function rowValues(chi) {
@@ -769,7 +784,7 @@ function renderCenter() {
         "Place %(n)s more cards: chi 1 strongest, chi 3 weakest. Then press Done.", left), { n: left },
       );
     } else if (!mine.arrangement || isDirty()) {
-      next.textContent = gettext("Press Done to send your arrangement. When the time is up, what you have arranged is sent for you.");
+      next.textContent = timeoutNote(state.info && state.info.rules);
     } else {
       next.textContent = fmt(ngettext(
         "Sent. Waiting for %(n)s player; you can still change your cards.",
@@ -856,6 +871,7 @@ function maybeAutoSubmit() {
   if (!round || round.state !== "arranging" || !amPlaying() || state.submitting) return;
   const a = board.arrangement;
   if (!a || !a.complete || !isDirty() || state.autoSubmitted === JSON.stringify(a.chi)) return;
+  if (!shouldAutoSubmit(myRound(), a, tableRules.preset)) return; // the server plays the draft
   const left = deadline() - now();
   if (left > 0 && left < AUTO_SUBMIT_MS) {
     state.autoSubmitted = JSON.stringify(a.chi);
@@ -884,6 +900,9 @@ function announceShowdown(reveal) {
   state.suggestions = null;
   renderSuggestions();
   if (reveal.instants.length) toast(gettext("Mậu binh! Instant wins are settled first."));
+  const mine = myRound();
+  const by = mine && (reveal.auto_arranged || {})[mine.position];
+  if (by) toast(autoArrangedNote(by));
 }
 
 function renderStage() {
@@ -969,26 +988,11 @@ function chiPanel(reveal, n) {
       const why = reasonText(pair);
       if (why) li.append(el("span", "why", ` (${why})`));
     }
-    if (n === 3) {
-      const scoop = scoopOf(reveal, pair.a, pair.b);
-      if (scoop !== null) li.append(el("span", "badge danger", fmt(gettext("sập 3 chi: %(name)s"), { name: nameOf(scoop) })));
-    }
     list.append(li);
   }
   panel.append(list);
+  if (n === 3 && reveal.scoops && reveal.scoops.length) panel.append(scoopList(reveal.scoops, nameOf));
   return panel;
-}
-
-/** The player who lost all three chi to the other in this pair, or null. */
-function scoopOf(reveal, a, b) {
-  if (reveal.chi.length < 3) return null;
-  const winners = reveal.chi.map((c) => {
-    const pair = c.pairs.find((p) => p.a === a && p.b === b);
-    return pair ? pair.winner : undefined;
-  });
-  if (winners.every((w) => w === a)) return b;
-  if (winners.every((w) => w === b)) return a;
-  return null;
 }
 
 function markMyRows(reveal) {
@@ -1026,6 +1030,8 @@ function renderSummary(focus) {
     const big = el("p", `result-big ${me.xu > 0 ? "win" : me.xu < 0 ? "lose" : "even"}`);
     big.textContent = me.xu > 0 ? fmt(gettext("You won %(x)s xu"), { x: xu(me.xu) }) : me.xu < 0 ? fmt(gettext("You lost %(x)s xu"), { x: xu(-me.xu) }) : gettext("You broke even");
     box.append(big);
+    const parts = breakdownLine(me, summary.scoops);
+    if (parts) box.append(parts);
   }
   const table = el("table", "summary-table");
   const head = el("tr");
@@ -1051,6 +1057,7 @@ function renderSummary(focus) {
     if (row.scooped === "one") notes.push(gettext("sập 3 chi"));
     if (row.scooped === "all") notes.push(gettext("sập làng"));
     if (row.status === "left") notes.push(gettext("left"));
+    if (row.auto_arranged) notes.push(gettext("Auto-arranged"));
     if (notes.length) th.append(el("span", "notes", ` · ${notes.join(" · ")}`));
     tr.append(th);
     tr.append(el("td", "num", row.chi_won ?? "—"));
@@ -1063,15 +1070,7 @@ function renderSummary(focus) {
   const scroll = el("div", "table-scroll");
   scroll.append(table);
   box.append(scroll);
-  const scoops = summary.pairs.filter((p) => p.scoop);
-  if (scoops.length) {
-    const list = el("ul", "pair-list");
-    for (const pair of scoops) {
-      const kind = pair.scoop.kind === "all" ? gettext("sập làng") : gettext("sập 3 chi");
-      list.append(el("li", "", fmt(gettext("%(name)s: %(kind)s ×%(x)s"), { name: nameOf(Number(pair.scoop.loser)), kind, x: pair.scoop.x })));
-    }
-    box.append(list);
-  }
+  if (summary.scoops && summary.scoops.length) box.append(scoopList(summary.scoops, nameOf));
   const links = el("p", "summary-links");
   const detail = el("a", "", gettext("Round details"));
   detail.href = `${config.history}${summary.round}/`;
