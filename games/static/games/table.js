@@ -7,15 +7,23 @@
 //   clock.js       the countdown ring, the auto-send near the deadline
 //   showdown.js    the showdown chi by chi and the summary
 //   options.js     leaving, four-colour deck, client seed
-import { $, live, on, state } from "./table/core.js";
+//   feel.js        sounds and their mute switch, the deal and flip animations
+import { $, amPlaying, live, on, state } from "./table/core.js";
 import "./table/connection.js";
 import { renderActions, renderArrangeInfo } from "./table/arranging.js";
 import { renderMe, renderSeats } from "./table/seats.js";
 import { renderCenter } from "./table/center.js";
-import { renderStage } from "./table/showdown.js";
+import { renderStage, renderSummaryNext } from "./table/showdown.js";
 import "./table/options.js";
+import "./table/feel.js";
 
 function render() {
+  // While I arrange, the opponents shrink to one line each so that my cards, the clock and
+  // the buttons fit on the screen; they grow again for the showdown.
+  const round = state.round;
+  const felt = $("felt");
+  felt.dataset.phase = round ? round.state : "idle";
+  felt.classList.toggle("arranging", !!round && round.state === "arranging" && amPlaying());
   renderSeats();
   renderCenter();
   renderMe();
@@ -28,6 +36,7 @@ function render() {
 on("change", render);
 on("board", renderCenter);
 on("status", renderActions);
+on("tick", renderSummaryNext);
 
 live.connect();
 render();

@@ -40,8 +40,8 @@ function loadDraft(roundId) {
   }
 }
 
-/** (Re)build the board for my cards in the current round. */
-export function setupBoard() {
+/** (Re)build the board for my cards in the current round; `fresh`: they were just dealt. */
+export function setupBoard(fresh = false) {
   const mine = myRound();
   if (!mine || !mine.cards) {
     board.load(null);
@@ -59,6 +59,7 @@ export function setupBoard() {
   board.render();
   state.suggestions = null;
   renderSuggestions();
+  emit("dealt", { fresh });
 }
 
 /** A new round: the new cards follow in a private "cards" event. */

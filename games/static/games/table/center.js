@@ -1,6 +1,6 @@
 // The middle of the table: what is happening now and what comes next, and Start for
 // the host.
-import { $, config, el, fmt, gettext, myRound, ngettext, send, state } from "./core.js";
+import { $, config, el, fmt, gettext, myRound, ngettext, playedIn, send, state } from "./core.js";
 import { board, isDirty } from "./arranging.js";
 import { tick } from "./clock.js";
 
@@ -14,7 +14,8 @@ export function renderCenter() {
   const isHost = state.info && state.info.host_id === config.user;
   if (round && round.state === "arranging") {
     const mine = myRound();
-    const waiting = round.players.filter((p) => p.status === "playing" && !p.submitted).length;
+    // The others still arranging (my own "submitted" may not have come back yet).
+    const waiting = round.players.filter((p) => p.user !== config.user && p.status === "playing" && !p.submitted).length;
     title.textContent = fmt(gettext("Round %(n)s: arrange your cards"), { n: round.number });
     if (!mine) {
       title.textContent = fmt(gettext("Round %(n)s: players are arranging"), { n: round.number });
@@ -29,6 +30,8 @@ export function renderCenter() {
       );
     } else if (!mine.arrangement || isDirty()) {
       next.textContent = gettext("Press Done to send your arrangement. When the time is up, what you have arranged is sent for you.");
+    } else if (waiting === 0) {
+      next.textContent = gettext("Sent. Everyone is done: the showdown is starting.");
     } else {
       next.textContent = fmt(ngettext(
         "Sent. Waiting for %(n)s player; you can still change your cards.",
@@ -40,7 +43,9 @@ export function renderCenter() {
     title.textContent = r === 0 ? gettext("Mậu binh!") : fmt(gettext("Showdown: chi %(n)s"), { n: r });
     next.textContent = r < 3 ? fmt(gettext("Chi %(n)s next."), { n: r + 1 }) : gettext("The results come next.");
   } else if (round && round.state === "settled") {
-    title.textContent = fmt(gettext("Round %(n)s is over"), { n: round.number });
+    title.textContent = playedIn(round)
+      ? fmt(gettext("Round %(n)s is over"), { n: round.number })
+      : fmt(gettext("The previous round (%(n)s) is over"), { n: round.number });
     next.textContent = state.startAt ? gettext("The next round starts soon.") : seated < 2 ? gettext("Waiting for players for the next round.") : "";
   } else if (state.startAt) {
     title.textContent = gettext("The round is about to start");

@@ -3,7 +3,7 @@
 // last + 1; the private ones ("cards", "submission") carry the version they follow.
 import {
   $, config, emit, gettext, live, on, requestSnapshot, setHeaderBalance, showError, state,
-  syncClock, toast,
+  syncClock, toast, endToast,
 } from "./core.js";
 import { board, clearSuggestions, resetBoard, setupBoard } from "./arranging.js";
 import { renderSummary } from "./showdown.js";
@@ -52,6 +52,7 @@ function applyEvent(event) {
   if (!isPrivate) state.version = event.version;
   const apply = EVENTS[event.type];
   if (apply) apply(event);
+  emit("event", event);
   emit("change");
 }
 
@@ -101,7 +102,7 @@ const EVENTS = {
   cards(e) {
     if (state.round && state.round.id === e.round && state.round.you) {
       state.round.you.cards = e.cards;
-      setupBoard();
+      setupBoard(true);
     }
   },
   submitted(e) {
@@ -126,9 +127,12 @@ const EVENTS = {
     state.round.revealed = e.revealed;
     state.round.deadline = e.deadline;
     state.round.reveal = e;
+    state.flip = { round: e.round, chi: e.revealed, until: Date.now() + 900 };
     board.setLocked(true);
     if (first) {
       clearSuggestions();
+      // "Sent, you can still change it" is no longer true once the cards are shown.
+      endToast();
       if (e.instants.length) toast(gettext("Mậu binh! Instant wins are settled first."));
     }
   },

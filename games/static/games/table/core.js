@@ -34,12 +34,15 @@ export const state = {
   submitting: false,
   autoSubmitted: null,
   suggestions: null,
+  flip: null, // the chi just revealed: it turns over once
 };
 
 // --- hooks ------------------------------------------------------------------------------
 // The page's parts talk through named hooks instead of importing each other:
 //   "message" (every server message), "status" (socket status, detail),
-//   "change" (state changed: render), "board" (the player moved cards), "tick" (4 a second).
+//   "event" (a table event, once applied), "change" (state changed: render),
+//   "dealt" (my cards for a new round are on the board), "board" (I moved cards),
+//   "tick" (4 a second).
 const hooks = new Map();
 
 export function on(name, fn) {
@@ -65,6 +68,19 @@ export function amPlaying() {
 export function roundPlayer(position) {
   return state.round ? state.round.players.find((p) => p.position === position) : null;
 }
+
+/** The round's player on this seat: the same user, not whoever played from that chair. */
+export function seatPlayer(seat) {
+  const player = roundPlayer(seat.position);
+  return player && player.user === seat.user ? player : null;
+}
+
+/** Am I one of the players of the round on the table now? */
+export function playedIn(round) {
+  return !!round && round.players.some((p) => p.user === config.user);
+}
+
+export const reducedMotion = () => window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 
 // --- time: the server's clock --------------------------------------------------------------
 
@@ -114,6 +130,12 @@ export function toast(text) {
   box.classList.add("show");
   clearTimeout(toast.timer);
   toast.timer = setTimeout(() => box.classList.remove("show"), 3500);
+}
+
+/** End the toast now (what it said no longer holds). */
+export function endToast() {
+  clearTimeout(toast.timer);
+  $("toast").classList.remove("show");
 }
 
 export function setHeaderBalance(balance) {

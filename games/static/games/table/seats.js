@@ -3,7 +3,7 @@
 import { cardElement } from "../cards.js";
 import { instantName } from "../hands.js";
 import {
-  $, LANG, config, el, fmt, gettext, roundPlayer, send, signed, state, xu,
+  $, LANG, config, el, fmt, gettext, reducedMotion, roundPlayer, seatPlayer, send, signed, state, xu,
 } from "./core.js";
 
 /** Seats placed around me: me at the bottom, the others clockwise from my left. */
@@ -49,8 +49,9 @@ export function renderSeats() {
       return;
     }
     node.setAttribute("aria-label", fmt(gettext("Seat %(n)s: %(name)s"), { n: position + 1, name: seat.name }));
-    node.append(seatHead(seat, roundPlayer(position)));
-    node.append(seatHand(position));
+    const player = seatPlayer(seat);
+    node.append(seatHead(seat, player));
+    node.append(seatHand(player));
     box.append(node);
   });
 }
@@ -60,16 +61,20 @@ function seatHead(seat, player) {
   const avatar = el("span", "avatar", (seat.name || "?").trim().charAt(0).toUpperCase());
   avatar.setAttribute("aria-hidden", "true");
   const who = el("div", "who");
+  // A long name is cut short (…) on its own; the bot badge beside it always shows.
+  const line = el("span", "name-line");
   const name = el("span", "name", seat.name);
+  name.title = seat.name;
+  line.append(name);
   if (seat.is_bot) {
     // A bot says so on its seat, with its level (easy / normal) for the curious.
     const level = seat.difficulty === "easy" ? gettext("easy") : gettext("normal");
     const tag = el("span", "badge bot-badge", gettext("Bot"));
     tag.title = fmt(gettext("A bot (%(level)s level)"), { level });
     tag.setAttribute("aria-label", tag.title);
-    name.append(" ", tag);
+    line.append(tag);
   }
-  who.append(name);
+  who.append(line);
   who.append(el("span", "balance", `${xu(seat.balance)} xu`));
   const live = state.round && (state.round.state === "arranging" || state.round.state === "showdown");
   if (live && player && player.hold > 0 && seat.user === config.user) {
@@ -79,17 +84,17 @@ function seatHead(seat, player) {
   const [kind, label] = seatStatus(seat, player);
   const badge = el("span", `badge status-${kind}`, label);
   head.append(avatar, who, badge);
-  const delta = playerDelta(seat.position);
+  const delta = playerDelta(player);
   if (delta !== null) head.append(el("span", `delta ${delta > 0 ? "win" : delta < 0 ? "lose" : ""}`, `${signed(delta)} xu`));
   return head;
 }
 
 /** An opponent's three chi: face down while arranging, revealed chi by chi. */
-function seatHand(position) {
+function seatHand(player) {
   const wrap = el("div", "mini-rows");
   const round = state.round;
-  const player = roundPlayer(position);
   if (!round || !player) return wrap;
+  const position = player.position;
   const reveal = round.reveal;
   const instant = reveal && reveal.instants.find((i) => i.position === position);
   if (instant) {
@@ -107,7 +112,11 @@ function seatHand(position) {
     if (shown && shown.hand) {
       for (const code of shown.hand.cards) cards.append(cardElement(code, { size: "xs" }));
       line.append(cards, el("span", "hand-name", LANG === "en" ? shown.hand.name_en : shown.hand.name_vi));
-      if (i === round.revealed - 1) line.classList.add("current");
+      if (i === round.revealed - 1) {
+        line.classList.add("current");
+        // The chi just shown turns over once (not on every later redraw).
+        if (state.flip && state.flip.round === round.id && state.flip.chi === i + 1 && Date.now() < state.flip.until && !reducedMotion()) line.classList.add("flip");
+      }
     } else {
       for (let k = 0; k < count; k++) cards.append(cardElement("", { size: "xs", faceDown: true }));
       line.append(cards);
@@ -119,16 +128,17 @@ function seatHand(position) {
   return wrap;
 }
 
-/** Net xu of a player over the chi revealed so far (before sập and limits). */
-function playerDelta(position) {
+/** Net xu of a round's player over the chi revealed so far (before sập and limits). */
+function playerDelta(player) {
   const round = state.round;
-  if (!round) return null;
+  if (!round || !player) return null;
+  const position = player.position;
   if (round.summary) {
-    const row = round.summary.players.find((p) => p.position === position);
+    const row = round.summary.players.find((p) => p.user === player.user);
     return row ? row.xu : null;
   }
   const reveal = round.reveal;
-  if (!reveal || !roundPlayer(position)) return null;
+  if (!reveal) return null;
   const stake = state.info.stake;
   let total = 0;
   for (const pair of reveal.instant_pairs) {
@@ -169,5 +179,5 @@ export function renderMe() {
     head.append(sit);
     return;
   }
-  head.append(seatHead(mine, roundPlayer(mine.position)));
+  head.append(seatHead(mine, seatPlayer(mine)));
 }

@@ -2,7 +2,7 @@
 // pairs, my rows' results, and the round's summary table.
 import { cardElement } from "../cards.js";
 import { instantName } from "../hands.js";
-import { $, config, el, fmt, gettext, myRound, signed, state, xu } from "./core.js";
+import { $, config, el, fmt, gettext, myRound, ngettext, now, signed, state, xu } from "./core.js";
 import { nameOf } from "./seats.js";
 
 const BONUS_NAMES = {
@@ -143,8 +143,12 @@ export function renderSummary(focus) {
   const summary = round.summary;
   const me = summary.players.find((p) => p.user === config.user);
   box.replaceChildren();
-  const heading = el("h2", "", fmt(gettext("Round %(n)s: results"), { n: summary.number }));
+  // A round I did not play in (it ended before I came, or I sat out) is the previous one.
+  const heading = el("h2", "", me
+    ? fmt(gettext("Round %(n)s: results"), { n: summary.number })
+    : fmt(gettext("Previous round (%(n)s): results"), { n: summary.number }));
   heading.id = "summary-title";
+  box.dataset.played = me ? "yes" : "no";
   box.append(heading);
   if (me) {
     const big = el("p", `result-big ${me.xu > 0 ? "win" : me.xu < 0 ? "lose" : "even"}`);
@@ -203,6 +207,26 @@ export function renderSummary(focus) {
   ledger.href = config.statement;
   links.append(detail, document.createTextNode(" · "), ledger);
   box.append(links);
+  const next = el("p", "summary-next");
+  next.id = "summary-next";
+  box.append(next);
+  renderSummaryNext();
   box.hidden = false;
   if (focus && !box.contains(document.activeElement)) box.focus({ preventScroll: true });
+}
+
+/** The summary stays until the next deal and says when that is. */
+export function renderSummaryNext() {
+  const line = $("summary-next");
+  if (!line || $("summary").hidden) return;
+  let text;
+  if (state.startAt) {
+    const seconds = Math.max(0, Math.ceil((Date.parse(state.startAt) - now()) / 1000));
+    text = fmt(ngettext("The next round starts in %(n)s second.", "The next round starts in %(n)s seconds.", seconds), { n: seconds });
+  } else if (state.seats.length < 2) {
+    text = gettext("Waiting for players for the next round.");
+  } else {
+    text = gettext("The next round starts soon.");
+  }
+  if (line.textContent !== text) line.textContent = text;
 }
