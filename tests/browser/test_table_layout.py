@@ -119,6 +119,10 @@ def test_your_cards_clock_and_buttons_are_on_screen_while_you_arrange(  # type: 
     page.wait_for_selector("#steps li.current:text-is('Chi 3')")
     shoot(page, f"layout-{size}-5-chi-3")
     assert page.evaluate(SPILLS) == []
+    assert long_seat.locator(".bot-badge").is_visible()  # grown, still cut short, still a bot
+    badge = long_seat.locator(".bot-badge").bounding_box()
+    seat_box = long_seat.bounding_box()
+    assert badge["x"] + badge["width"] <= seat_box["x"] + seat_box["width"] + 0.5
     send(ws, table.settled())
     page.wait_for_selector("#summary:visible")
     shoot(page, f"layout-{size}-6-summary")

@@ -174,7 +174,8 @@ export function renderMe() {
     const sit = el("button", "button gold", gettext("Sit down"));
     sit.type = "button";
     sit.id = "sit-button";
-    sit.disabled = state.info && state.seats.length >= state.info.seats;
+    // Before the first snapshot the page knows nothing to sit at.
+    sit.disabled = !state.info || state.seats.length >= state.info.seats;
     sit.addEventListener("click", () => send({ type: "sit" }));
     head.append(sit);
     return;

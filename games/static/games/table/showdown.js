@@ -171,7 +171,11 @@ export function renderSummary(focus) {
     tr.dataset.xu = String(row.xu || 0);
     tr.dataset.balance = String(row.balance);
     tr.dataset.status = row.status;
-    const th = el("th", "", row.user === config.user ? fmt(gettext("%(name)s (you)"), { name: row.name }) : row.name);
+    const th = el("th");
+    const label = row.user === config.user ? fmt(gettext("%(name)s (you)"), { name: row.name }) : row.name;
+    const name = el("span", "name", label);
+    name.title = label;
+    th.append(name);
     th.scope = "row";
     const notes = [];
     if (row.instant) notes.push(instantName(row.instant));
@@ -189,6 +193,10 @@ export function renderSummary(focus) {
   }
   table.append(thead, body);
   const scroll = el("div", "table-scroll");
+  // A narrow screen may scroll the table sideways: keyboard users can too.
+  scroll.tabIndex = 0;
+  scroll.setAttribute("role", "region");
+  scroll.setAttribute("aria-labelledby", "summary-title");
   scroll.append(table);
   box.append(scroll);
   const scoops = summary.pairs.filter((p) => p.scoop);
@@ -226,7 +234,7 @@ export function renderSummaryNext() {
   } else if (state.seats.length < 2) {
     text = gettext("Waiting for players for the next round.");
   } else {
-    text = gettext("The next round starts soon.");
+    text = ""; // no countdown yet (the host starts, or the server is about to)
   }
   if (line.textContent !== text) line.textContent = text;
 }
