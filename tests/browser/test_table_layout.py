@@ -90,6 +90,8 @@ def test_your_cards_clock_and_buttons_are_on_screen_while_you_arrange(  # type: 
     page.wait_for_timeout(700)  # the deal's animation
     shoot(page, f"layout-{size}-2-dealt")
     assert on_screen(page, ["#me button.pcard", "#clock", "#submit", "#suggest"]) == {}
+    tops = page.eval_on_selector_all("#tray .pcard", "cs => cs.map((c) => c.offsetTop)")
+    assert len(set(tops)) == 1, "the 13 cards are one line"
     assert page.evaluate(SPILLS) == []
     # Opponents are compact rows while you arrange; a long name keeps its bot badge.
     assert opponent_height(page) <= 48
@@ -128,3 +130,15 @@ def test_your_cards_clock_and_buttons_are_on_screen_while_you_arrange(  # type: 
     shoot(page, f"layout-{size}-6-summary")
     assert page.evaluate(SPILLS) == []
     assert axe_violations(page) == []
+
+    # The next round's countdown, on the summary; then the deal clears it.
+    send(ws, table.countdown(5))
+    page.wait_for_function("/\\d/.test(document.querySelector('#summary-next').textContent)")
+    shoot(page, f"layout-{size}-7-countdown")
+    table.round_id, table.number = 78, 2
+    send(ws, *table.round_started())
+    page.wait_for_selector("#summary", state="hidden")
+    page.wait_for_function("document.querySelectorAll('#me button.pcard').length === 13")
+    page.wait_for_timeout(700)
+    shoot(page, f"layout-{size}-8-next-deal")
+    assert on_screen(page, ["#me button.pcard", "#clock", "#submit", "#suggest"]) == {}
