@@ -69,6 +69,8 @@ renderToggle();
 
 // --- the deal ------------------------------------------------------------------------------
 
+let dealing = null;
+
 on("dealt", ({ fresh }) => {
   if (fresh) play("deal");
   // After this render: bring my cards, the clock and the buttons on screen together.
@@ -78,8 +80,8 @@ on("dealt", ({ fresh }) => {
     const me = $("me");
     $("tray").querySelectorAll(".pcard").forEach((card, i) => card.style.setProperty("--i", String(i)));
     me.classList.add("dealing");
-    clearTimeout(bringIntoView.timer);
-    bringIntoView.timer = setTimeout(() => me.classList.remove("dealing"), 1200);
+    clearTimeout(dealing);
+    dealing = setTimeout(() => me.classList.remove("dealing"), 1200);
   });
 });
 
