@@ -81,7 +81,7 @@ on("dealt", ({ fresh }) => {
     $("tray").querySelectorAll(".pcard").forEach((card, i) => card.style.setProperty("--i", String(i)));
     me.classList.add("dealing");
     clearTimeout(dealing);
-    dealing = setTimeout(() => me.classList.remove("dealing"), 1200);
+    dealing = setTimeout(() => me.classList.remove("dealing"), 800);
   });
 });
 
