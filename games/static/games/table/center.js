@@ -1,0 +1,76 @@
+// The middle of the table: what is happening now and what comes next, and Start for
+// the host.
+import { timeoutNote } from "../draft.js";
+import { $, config, el, fmt, gettext, myRound, ngettext, playedIn, send, state } from "./core.js";
+import { board, isDirty } from "./arranging.js";
+import { tick } from "./clock.js";
+
+export function renderCenter() {
+  const round = state.round;
+  const title = $("phase-title");
+  const next = $("phase-next");
+  const actions = $("center-actions");
+  actions.replaceChildren();
+  const seated = state.seats.length;
+  const isHost = state.info && state.info.host_id === config.user;
+  if (round && round.state === "arranging") {
+    const mine = myRound();
+    // The others still arranging (my own "submitted" may not have come back yet).
+    const waiting = round.players.filter((p) => p.user !== config.user && p.status === "playing" && !p.submitted).length;
+    title.textContent = fmt(gettext("Round %(n)s: arrange your cards"), { n: round.number });
+    if (!mine) {
+      title.textContent = fmt(gettext("Round %(n)s: players are arranging"), { n: round.number });
+      next.textContent = gettext("The showdown starts when everyone is done or the time is up.");
+    } else if (mine.status === "left") {
+      next.textContent = gettext("You left this round; its result will show when it ends.");
+    } else if (!board.arrangement || !board.arrangement.complete) {
+      const left = board.arrangement ? board.arrangement.places.tray.length : 13;
+      next.textContent = fmt(ngettext(
+        "Place %(n)s more card: chi 1 strongest, chi 3 weakest. Then press Done.",
+        "Place %(n)s more cards: chi 1 strongest, chi 3 weakest. Then press Done.", left), { n: left },
+      );
+    } else if (!mine.arrangement || isDirty()) {
+      next.textContent = timeoutNote(state.info && state.info.rules);
+    } else if (waiting === 0) {
+      next.textContent = gettext("Sent. Everyone is done: the showdown is starting.");
+    } else {
+      next.textContent = fmt(ngettext(
+        "Sent. Waiting for %(n)s player; you can still change your cards.",
+        "Sent. Waiting for %(n)s players; you can still change your cards.", waiting), { n: waiting },
+      );
+    }
+  } else if (round && round.state === "showdown") {
+    const r = round.revealed;
+    title.textContent = r === 0 ? gettext("Mậu binh!") : fmt(gettext("Showdown: chi %(n)s"), { n: r });
+    next.textContent = r < 3 ? fmt(gettext("Chi %(n)s next."), { n: r + 1 }) : gettext("The results come next.");
+  } else if (round && round.state === "cancelled") {
+    title.textContent = fmt(gettext("Round %(n)s was voided"), { n: round.number });
+    next.textContent = state.startAt ? gettext("The next round starts soon.") : gettext("Every stake was returned: nobody won or lost.");
+  } else if (round && round.state === "settled") {
+    title.textContent = playedIn(round)
+      ? fmt(gettext("Round %(n)s is over"), { n: round.number })
+      : fmt(gettext("The previous round (%(n)s) is over"), { n: round.number });
+    next.textContent = state.startAt ? gettext("The next round starts soon.") : seated < 2 ? gettext("Waiting for players for the next round.") : "";
+  } else if (state.startAt) {
+    title.textContent = gettext("The round is about to start");
+    next.textContent = gettext("Cards are dealt when the clock runs out.");
+  } else if (!state.you.seated) {
+    title.textContent = gettext("Take a seat to play");
+    next.textContent = gettext("Pick a free seat; the round starts when two players are seated.");
+  } else if (seated < 2) {
+    title.textContent = gettext("Waiting for another player");
+    next.textContent = gettext("The round starts a few seconds after a second player sits down.");
+  } else {
+    title.textContent = gettext("Ready");
+    next.textContent = isHost ? gettext("Press Start to deal now.") : gettext("Waiting for the host to start.");
+  }
+  const canStart = isHost && seated >= 2 && (!round || round.state === "settled" || round.state === "cancelled");
+  if (canStart) {
+    const start = el("button", "button gold", gettext("Start"));
+    start.type = "button";
+    start.id = "start-button";
+    start.addEventListener("click", () => send({ type: "start" }));
+    actions.append(start);
+  }
+  tick();
+}

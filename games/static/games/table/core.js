@@ -1,0 +1,152 @@
+// What every part of the table page shares: the page's config, the live state, the
+// server's clock, the websocket, formatting and a few hooks. Every module takes these
+// from here, and no two modules need each other (hashed static names need a tree).
+import { Live } from "../live.js";
+
+// Django's JavaScript catalog (/jsi18n/) defines gettext, ngettext and interpolate.
+export const { gettext, ngettext } = window;
+export const fmt = (text, values) => window.interpolate(text, values, true);
+export const LANG = document.documentElement.lang || "vi";
+const number = new Intl.NumberFormat(LANG === "en" ? "en-US" : "vi-VN");
+export const xu = (n) => `${n < 0 ? "−" : ""}${number.format(Math.abs(n))}`;
+export const signed = (n) => `${n > 0 ? "+" : n < 0 ? "−" : "±"}${number.format(Math.abs(n))}`;
+export const $ = (id) => document.getElementById(id);
+export const el = (tag, className = "", text = null) => {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== null) node.textContent = text;
+  return node;
+};
+
+export const config = JSON.parse($("table-config").textContent);
+export const tableRules = JSON.parse($("table-rules").textContent);
+export const rules = () => (state.info ? state.info.rules : tableRules);
+
+export const state = {
+  version: -1,
+  offset: 0,
+  info: null,
+  seats: [],
+  you: { user: config.user, seated: false },
+  startAt: null,
+  round: null,
+  connected: false,
+  submitting: false,
+  autoSubmitted: null,
+  suggestions: null,
+  flip: null, // the chi just revealed: it turns over once
+};
+
+// --- hooks ------------------------------------------------------------------------------
+// The page's parts talk through named hooks instead of importing each other:
+//   "message" (every server message), "status" (socket status, detail),
+//   "event" (a table event, once applied), "change" (state changed: render),
+//   "dealt" (my cards for a new round are on the board), "board" (I moved cards),
+//   "tick" (4 a second).
+const hooks = new Map();
+
+export function on(name, fn) {
+  if (!hooks.has(name)) hooks.set(name, []);
+  hooks.get(name).push(fn);
+}
+
+export function emit(name, ...args) {
+  for (const fn of hooks.get(name) || []) fn(...args);
+}
+
+// --- the round, from my side -------------------------------------------------------------
+
+export function myRound() {
+  return state.round && state.round.you ? state.round.you : null;
+}
+
+export function amPlaying() {
+  const mine = myRound();
+  return !!mine && mine.status === "playing";
+}
+
+export function roundPlayer(position) {
+  return state.round ? state.round.players.find((p) => p.position === position) : null;
+}
+
+/** The round's player on this seat: the same user, not whoever played from that chair. */
+export function seatPlayer(seat) {
+  const player = roundPlayer(seat.position);
+  return player && player.user === seat.user ? player : null;
+}
+
+/** Am I one of the players of the round on the table now? */
+export function playedIn(round) {
+  return !!round && round.players.some((p) => p.user === config.user);
+}
+
+export const reducedMotion = () => window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+
+// --- time: the server's clock --------------------------------------------------------------
+
+export const now = () => Date.now() + state.offset;
+export const deadline = () => (state.round && state.round.deadline ? Date.parse(state.round.deadline) : 0);
+
+export function syncClock(serverNow, sentAt = null) {
+  const received = Date.now();
+  const middle = sentAt === null ? received : (sentAt + received) / 2;
+  state.offset = Date.parse(serverNow) - middle;
+}
+
+// --- the websocket -------------------------------------------------------------------------
+
+export const live = new Live(config.ws, {
+  onMessage: (message) => emit("message", message),
+  onStatus: (status, detail) => {
+    state.connected = status === "open";
+    emit("status", status, detail);
+  },
+});
+
+export function requestSnapshot() {
+  live.send({ type: "snapshot" });
+}
+
+export async function send(message) {
+  const reply = await live.request(message);
+  if (reply.type === "error" && reply.code === "disconnected") showError(gettext("Not connected. Reconnecting…"));
+  else if (reply.type === "error" && reply.code === "timeout") showError(gettext("The server did not answer. Please try again."));
+  return reply;
+}
+
+// --- messages to the player ------------------------------------------------------------------
+
+export function showError(text) {
+  const banner = $("error-banner");
+  banner.textContent = text;
+  banner.hidden = false;
+  clearTimeout(showError.timer);
+  showError.timer = setTimeout(() => { banner.hidden = true; }, 6000);
+}
+
+export function toast(text) {
+  const box = $("toast");
+  box.textContent = text;
+  box.classList.add("show");
+  clearTimeout(toast.timer);
+  toast.timer = setTimeout(() => box.classList.remove("show"), 3500);
+}
+
+/** End the toast now (what it said no longer holds). */
+export function endToast() {
+  clearTimeout(toast.timer);
+  $("toast").classList.remove("show");
+}
+
+export function setHeaderInPlay(hold) {
+  // The header says the held stake is in play, not lost (base.html's ledger wallet).
+  const node = document.querySelector("[data-testid=header-in-play]");
+  if (!node) return;
+  node.hidden = !(hold > 0);
+  if (hold > 0) node.textContent = fmt(gettext("+ %(x)s in play"), { x: xu(hold) });
+}
+
+export function setHeaderBalance(balance) {
+  const node = document.querySelector("[data-testid=header-balance]");
+  if (node) node.textContent = fmt(gettext("%(balance)s xu"), { balance: xu(balance) });
+}

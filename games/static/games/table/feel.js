@@ -1,0 +1,124 @@
+// How the table feels: sounds (generated with Web Audio, nothing downloaded) for the deal,
+// the last 10 seconds, each reveal, a win and a loss, with a mute switch remembered per
+// user; the deal and the chi-by-chi flip (CSS, off under prefers-reduced-motion); and
+// bringing my cards, the clock and Xong into view when the cards arrive.
+import {
+  $, config, deadline, gettext, myRound, now, on, reducedMotion, state,
+} from "./core.js";
+
+const MUTE_KEY = `maubinh:sound:${config.user}`;
+let muted = localStorage.getItem(MUTE_KEY) === "off";
+let audio = null;
+
+// Browsers let a page make sound only after the player touched it: start then.
+function unlock() {
+  if (audio) return;
+  const Context = window.AudioContext || window.webkitAudioContext;
+  if (!Context) return;
+  audio = new Context();
+}
+for (const kind of ["pointerdown", "keydown"]) document.addEventListener(kind, unlock, { once: true, capture: true });
+
+function tone(freq, start, length, { type = "sine", volume = 0.12, to = null } = {}) {
+  const t = audio.currentTime + start;
+  const osc = audio.createOscillator();
+  const gain = audio.createGain();
+  osc.type = type;
+  osc.frequency.setValueAtTime(freq, t);
+  if (to) osc.frequency.exponentialRampToValueAtTime(to, t + length);
+  gain.gain.setValueAtTime(0.0001, t);
+  gain.gain.exponentialRampToValueAtTime(volume, t + 0.01);
+  gain.gain.exponentialRampToValueAtTime(0.0001, t + length);
+  osc.connect(gain).connect(audio.destination);
+  osc.start(t);
+  osc.stop(t + length + 0.02);
+}
+
+const SOUNDS = {
+  deal: () => { for (let i = 0; i < 6; i++) tone(900 + 60 * i, i * 0.06, 0.05, { type: "triangle", volume: 0.06 }); },
+  tick: () => tone(880, 0, 0.08, { type: "square", volume: 0.05 }),
+  last: () => tone(1320, 0, 0.12, { type: "square", volume: 0.07 }),
+  reveal: () => tone(520, 0, 0.16, { type: "triangle", volume: 0.09, to: 260 }),
+  win: () => [523, 659, 784, 1047].forEach((f, i) => tone(f, i * 0.1, 0.22, { volume: 0.1 })),
+  loss: () => [392, 311, 262].forEach((f, i) => tone(f, i * 0.14, 0.28, { type: "triangle", volume: 0.1 })),
+};
+
+export function play(name) {
+  if (muted) return;
+  $("table-page").dataset.lastSound = name; // what the player would have heard (tests read it)
+  if (!audio || audio.state === "closed") return;
+  if (audio.state === "suspended") audio.resume();
+  SOUNDS[name]();
+}
+
+// --- the mute switch ---------------------------------------------------------------------
+
+const toggle = $("sound-toggle");
+
+function renderToggle() {
+  toggle.setAttribute("aria-pressed", muted ? "false" : "true");
+  toggle.title = muted ? gettext("Sound is off") : gettext("Sound is on");
+}
+
+toggle.addEventListener("click", () => {
+  muted = !muted;
+  localStorage.setItem(MUTE_KEY, muted ? "off" : "on");
+  renderToggle();
+});
+renderToggle();
+
+// --- the deal ------------------------------------------------------------------------------
+
+let dealing = null;
+
+on("dealt", ({ fresh }) => {
+  if (fresh) play("deal");
+  // After this render: bring my cards, the clock and the buttons on screen together.
+  requestAnimationFrame(() => {
+    bringIntoView();
+    if (!fresh || reducedMotion()) return;
+    const me = $("me");
+    $("tray").querySelectorAll(".pcard").forEach((card, i) => card.style.setProperty("--i", String(i)));
+    me.classList.add("dealing");
+    clearTimeout(dealing);
+    dealing = setTimeout(() => me.classList.remove("dealing"), 800);
+  });
+});
+
+function bringIntoView() {
+  const felt = $("felt").getBoundingClientRect();
+  const actions = $("actions").getBoundingClientRect();
+  const height = window.innerHeight;
+  if (felt.top >= 0 && actions.bottom <= height) return;
+  // The felt's top, unless that still leaves the buttons below the fold.
+  const by = actions.bottom - felt.top <= height ? felt.top : actions.bottom - height + 8;
+  window.scrollBy({ top: by, behavior: "instant" });
+}
+
+// --- the clock, the reveals, the result ------------------------------------------------------
+
+let lastSecond = null;
+
+on("tick", () => {
+  const round = state.round;
+  const mine = myRound();
+  if (!round || round.state !== "arranging" || !mine || mine.status !== "playing" || mine.arrangement) {
+    lastSecond = null;
+    return;
+  }
+  const seconds = Math.ceil((deadline() - now()) / 1000);
+  if (seconds > 10 || seconds < 1 || seconds === lastSecond) return;
+  lastSecond = seconds;
+  play(seconds <= 3 ? "last" : "tick");
+});
+
+on("event", (event) => {
+  if (event.type === "reveal") play("reveal");
+  if (event.type === "settled") {
+    const me = event.players.find((p) => p.user === config.user);
+    if (me && me.xu > 0) play("win");
+    else if (me && me.xu < 0) play("loss");
+  }
+});
+
+

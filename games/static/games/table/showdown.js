@@ -1,0 +1,252 @@
+// The showdown and the summary: the steps (mậu binh, chi 1–3, summary), each chi's
+// pairs, my rows' results, and the round's summary table.
+import { cardElement } from "../cards.js";
+import { instantName } from "../hands.js";
+import { breakdownLine, scoopList } from "../results.js";
+import { $, config, el, fmt, gettext, myRound, ngettext, now, signed, state, xu } from "./core.js";
+import { nameOf } from "./seats.js";
+
+const BONUS_NAMES = {
+  trips_chi3: "Sám chi cuối", full_house_chi2: "Cù lũ chi giữa", quads_chi1: "Tứ quý chi đầu",
+  quads_chi2: "Tứ quý chi giữa", straight_flush_chi1: "Thùng phá sảnh chi đầu",
+  straight_flush_chi2: "Thùng phá sảnh chi giữa",
+};
+
+export function renderStage() {
+  const round = state.round;
+  const steps = $("steps");
+  const stage = $("stage");
+  if (!round || !round.reveal || round.state === "arranging") {
+    steps.hidden = true;
+    stage.replaceChildren();
+    $("rows").classList.remove("revealing");
+    for (const n of [1, 2, 3]) $(`row-${n}-result`).textContent = "";
+    return;
+  }
+  const reveal = round.reveal;
+  const settled = round.state === "settled";
+  steps.hidden = false;
+  steps.replaceChildren();
+  const stepList = [];
+  if (reveal.instants.length) stepList.push([0, gettext("Mậu binh")]);
+  stepList.push([1, fmt(gettext("Chi %(n)s"), { n: 1 })], [2, fmt(gettext("Chi %(n)s"), { n: 2 })], [3, fmt(gettext("Chi %(n)s"), { n: 3 })], [4, gettext("Summary")]);
+  const current = settled ? 4 : reveal.revealed;
+  for (const [n, label] of stepList) {
+    const li = el("li", n < current ? "done" : n === current ? "current" : "", label);
+    if (n === current) li.setAttribute("aria-current", "step");
+    steps.append(li);
+  }
+  stage.replaceChildren();
+  if (settled) {
+    $("rows").classList.add("revealing");
+    markMyRows(reveal);
+    return;
+  }
+  if (reveal.revealed === 0 || (reveal.instants.length && reveal.revealed <= 1)) stage.append(instantPanel(reveal));
+  if (reveal.revealed >= 1) stage.append(chiPanel(reveal, reveal.revealed));
+  $("rows").classList.add("revealing");
+  markMyRows(reveal);
+}
+
+function instantPanel(reveal) {
+  const panel = el("div", "stage-panel instant-panel");
+  panel.append(el("h3", "", gettext("Mậu binh (instant win)")));
+  if (!reveal.instants.length) return panel;
+  for (const win of reveal.instants) {
+    const line = el("div", "instant-line");
+    line.append(el("strong", "", `${nameOf(win.position)}: ${instantName(win.kind)}`));
+    const cards = el("span", "mini-cards wrap");
+    for (const code of win.cards) cards.append(cardElement(code, { size: "xs" }));
+    line.append(cards);
+    panel.append(line);
+  }
+  const list = el("ul", "pair-list");
+  const stake = state.info.stake;
+  for (const pair of reveal.instant_pairs) {
+    if (pair.units === 0) {
+      list.append(el("li", "", fmt(gettext("%(a)s and %(b)s: tie"), { a: nameOf(pair.a), b: nameOf(pair.b) })));
+      continue;
+    }
+    const [winner, loser] = pair.units > 0 ? [pair.a, pair.b] : [pair.b, pair.a];
+    list.append(el("li", "", fmt(gettext("%(w)s wins %(x)s xu from %(l)s"), { w: nameOf(winner), l: nameOf(loser), x: xu(Math.abs(pair.units) * stake) })));
+  }
+  panel.append(list);
+  return panel;
+}
+
+function reasonText(pair) {
+  if (pair.bonus) return fmt(gettext("%(name)s ×%(units)s"), { name: BONUS_NAMES[pair.bonus] || pair.bonus, units: Math.abs(pair.units) });
+  return { foul: gettext("binh lủng"), forfeit: gettext("left the table"), tie: gettext("tie"), both_out: gettext("both out") }[pair.reason] || "";
+}
+
+function chiPanel(reveal, n) {
+  const chi = reveal.chi[n - 1];
+  const panel = el("div", "stage-panel");
+  panel.append(el("h3", "", fmt(gettext("Chi %(n)s"), { n })));
+  const list = el("ul", "pair-list");
+  for (const pair of chi.pairs) {
+    const li = el("li");
+    if (!pair.winner && pair.winner !== 0) {
+      li.textContent = fmt(gettext("%(a)s – %(b)s: tie"), { a: nameOf(pair.a), b: nameOf(pair.b) });
+    } else {
+      const loser = pair.winner === pair.a ? pair.b : pair.a;
+      li.append(el("span", "", fmt(gettext("%(w)s beats %(l)s"), { w: nameOf(pair.winner), l: nameOf(loser) })));
+      li.append(el("b", "amount", ` ${xu(Math.abs(pair.xu))} xu`));
+      const why = reasonText(pair);
+      if (why) li.append(el("span", "why", ` (${why})`));
+    }
+    list.append(li);
+  }
+  panel.append(list);
+  if (n === 3 && reveal.scoops && reveal.scoops.length) panel.append(scoopList(reveal.scoops, nameOf));
+  return panel;
+}
+
+function markMyRows(reveal) {
+  const mine = myRound();
+  for (const n of [1, 2, 3]) {
+    const out = $(`row-${n}-result`);
+    out.textContent = "";
+    out.className = "row-result";
+    if (!mine || !reveal.chi[n - 1]) continue;
+    let total = 0;
+    for (const pair of reveal.chi[n - 1].pairs) {
+      if (pair.a === mine.position) total += pair.xu;
+      if (pair.b === mine.position) total -= pair.xu;
+    }
+    out.textContent = `${signed(total)} xu`;
+    out.classList.add(total > 0 ? "win" : total < 0 ? "lose" : "even");
+  }
+}
+
+export function renderSummary(focus) {
+  const round = state.round;
+  const box = $("summary");
+  if (round && round.state === "cancelled" && round.voided) return renderVoided(box, round.voided, focus);
+  if (!round || !round.summary) {
+    box.hidden = true;
+    return;
+  }
+  const summary = round.summary;
+  const me = summary.players.find((p) => p.user === config.user);
+  box.replaceChildren();
+  // A round I did not play in (it ended before I came, or I sat out) is the previous one.
+  const heading = el("h2", "", me
+    ? fmt(gettext("Round %(n)s: results"), { n: summary.number })
+    : fmt(gettext("Previous round (%(n)s): results"), { n: summary.number }));
+  heading.id = "summary-title";
+  box.dataset.played = me ? "yes" : "no";
+  box.append(heading);
+  if (me) {
+    const big = el("p", `result-big ${me.xu > 0 ? "win" : me.xu < 0 ? "lose" : "even"}`);
+    big.textContent = me.xu > 0 ? fmt(gettext("You won %(x)s xu"), { x: xu(me.xu) }) : me.xu < 0 ? fmt(gettext("You lost %(x)s xu"), { x: xu(-me.xu) }) : gettext("You broke even");
+    box.append(big);
+    const parts = breakdownLine(me, summary.scoops);
+    if (parts) box.append(parts);
+  }
+  const table = el("table", "summary-table");
+  const head = el("tr");
+  for (const label of [gettext("Player"), gettext("Chi won"), gettext("Chi lost"), gettext("Result (xu)"), gettext("New balance")]) {
+    const th = el("th", "", label);
+    th.scope = "col";
+    head.append(th);
+  }
+  const thead = el("thead");
+  thead.append(head);
+  const body = el("tbody");
+  for (const row of summary.players) {
+    const tr = el("tr", row.user === config.user ? "is-you" : "");
+    tr.dataset.user = String(row.user);
+    tr.dataset.xu = String(row.xu || 0);
+    tr.dataset.balance = String(row.balance);
+    tr.dataset.status = row.status;
+    const th = el("th");
+    const label = row.user === config.user ? fmt(gettext("%(name)s (you)"), { name: row.name }) : row.name;
+    const name = el("span", "name", label);
+    name.title = label;
+    th.append(name);
+    th.scope = "row";
+    const notes = [];
+    if (row.instant) notes.push(instantName(row.instant));
+    if (row.foul && row.status !== "left") notes.push(gettext("binh lủng"));
+    if (row.scooped === "one") notes.push(gettext("sập 3 chi"));
+    if (row.scooped === "all") notes.push(gettext("sập làng"));
+    if (row.status === "left") notes.push(gettext("left"));
+    if (row.auto_arranged) notes.push(gettext("Auto-arranged"));
+    if (notes.length) th.append(el("span", "notes", ` · ${notes.join(" · ")}`));
+    tr.append(th);
+    tr.append(el("td", "num", row.chi_won ?? "—"));
+    tr.append(el("td", "num", row.chi_lost ?? "—"));
+    tr.append(el("td", `num ${row.xu > 0 ? "win" : row.xu < 0 ? "lose" : ""}`, signed(row.xu || 0)));
+    tr.append(el("td", "num", xu(row.balance)));
+    body.append(tr);
+  }
+  table.append(thead, body);
+  const scroll = el("div", "table-scroll");
+  // A narrow screen may scroll the table sideways: keyboard users can too.
+  scroll.tabIndex = 0;
+  scroll.setAttribute("role", "region");
+  scroll.setAttribute("aria-labelledby", "summary-title");
+  scroll.append(table);
+  box.append(scroll);
+  if (summary.scoops && summary.scoops.length) box.append(scoopList(summary.scoops, nameOf));
+  const links = el("p", "summary-links");
+  const detail = el("a", "", gettext("Round details"));
+  detail.href = `${config.history}${summary.round}/`;
+  const ledger = el("a", "", gettext("Statement"));
+  ledger.href = config.statement;
+  // A dispute is one click away (the form explains the window).
+  const dispute = el("a", "dispute-link", gettext("File a dispute"));
+  dispute.href = config.dispute.replace("/0/", `/${summary.round}/`);
+  links.append(detail, document.createTextNode(" · "), ledger, document.createTextNode(" · "), dispute);
+  box.append(links);
+  showSummary(box, focus);
+}
+
+/** A voided round: no results, every stake back (docs/protocol.md, "voided"). */
+function renderVoided(box, voided, focus) {
+  const me = voided.players.find((p) => p.user === config.user);
+  box.replaceChildren();
+  const heading = el("h2", "", fmt(gettext("Round %(n)s was voided"), { n: voided.number }));
+  heading.id = "summary-title";
+  box.dataset.played = me ? "yes" : "no";
+  box.append(heading);
+  const why = voided.reason === "settlement_failed"
+    ? gettext("The round could not be settled, so it was cancelled.")
+    : gettext("A moderator cancelled the round.");
+  box.append(el("p", "result-big even", gettext("Every stake was returned: nobody won or lost.")));
+  box.append(el("p", "", why));
+  if (me) box.append(el("p", "", fmt(gettext("Returned to you: %(x)s xu. Your balance: %(b)s xu."), { x: xu(me.returned), b: xu(me.balance) })));
+  const detail = el("a", "", gettext("Round details"));
+  detail.href = `${config.history}${voided.round}/`;
+  const links = el("p", "summary-links");
+  links.append(detail);
+  box.append(links);
+  showSummary(box, focus);
+}
+
+/** The summary's last line (when the next round starts), then show it. */
+function showSummary(box, focus) {
+  const next = el("p", "summary-next");
+  next.id = "summary-next";
+  box.append(next);
+  renderSummaryNext();
+  box.hidden = false;
+  if (focus && !box.contains(document.activeElement)) box.focus({ preventScroll: true });
+}
+
+/** The summary stays until the next deal and says when that is. */
+export function renderSummaryNext() {
+  const line = $("summary-next");
+  if (!line || $("summary").hidden) return;
+  let text;
+  if (state.startAt) {
+    const seconds = Math.max(0, Math.ceil((Date.parse(state.startAt) - now()) / 1000));
+    text = fmt(ngettext("The next round starts in %(n)s second.", "The next round starts in %(n)s seconds.", seconds), { n: seconds });
+  } else if (state.seats.length < 2) {
+    text = gettext("Waiting for players for the next round.");
+  } else {
+    text = ""; // no countdown yet (the host starts, or the server is about to)
+  }
+  if (line.textContent !== text) line.textContent = text;
+}
