@@ -157,3 +157,17 @@ def test_the_deal_and_the_flip_move_unless_reduced_motion_is_asked(pages, motion
     else:
         assert animated == "deal-in"
         assert flips == 3
+
+
+@pytest.mark.browser
+def test_the_summary_offers_a_dispute_and_only_other_players_seats_a_report(pages) -> None:  # type: ignore[no-untyped-def]
+    page, ws, table, _ = open_scripted_table(pages, "em", PHONE, "Bàn khiếu nại")
+    send(ws, table.snapshot(table.settled_round(with_me=True)))
+    page.wait_for_selector("#summary:visible")
+    dispute = page.locator("#summary a.dispute-link")
+    assert dispute.inner_text() == "Khiếu nại"
+    assert dispute.get_attribute("href").endswith(f"/rounds/{table.round_id}/dispute/")
+    reports = page.locator("#opponents .seat a.report-link")
+    assert reports.count() == len(table.others)
+    assert f"/report/{table.others[0]}/?table={table.table}" in reports.first.get_attribute("href")
+    assert page.locator("#me a.report-link").count() == 0
