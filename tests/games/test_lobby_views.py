@@ -119,6 +119,6 @@ def test_the_table_page_links_to_how_to_play_and_offers_disputes_and_reports(  #
 ) -> None:
     client.force_login(players[0])
     page = client.get(reverse("games:table", kwargs={"table_id": table.pk})).content.decode()
-    assert reverse("games:rules") in page
+    assert f'href="{reverse("games:rules")}#preset-portal"' in page
     assert '"dispute": "/moderation/rounds/0/dispute/"' in page
     assert '"report": "/moderation/report/0/"' in page
