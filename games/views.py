@@ -18,7 +18,7 @@ from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
@@ -31,6 +31,7 @@ from games.rules import Rules, parse_cards
 from games.rules.fair import FairnessError
 from games.rules.hands import PRESET_NAMES
 from games.rules.instant import INSTANT_NAMES
+from games.rules.presets import BONUS_NAMES
 from ledger import selectors as ledger_selectors
 
 SUGGESTIONS = 3
@@ -130,6 +131,11 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
         # Where a player disputes a round or reports a player (0 stands for the id).
         "dispute": reverse("moderation:file_dispute", kwargs={"round_id": 0}),
         "report": reverse("moderation:report_player", kwargs={"user_id": 0}),
+        # Bonus names in the page's language, from games.rules (the summary names them).
+        "bonus_names": {
+            key: names[1] if translation.get_language() == "en" else names[0]
+            for key, names in BONUS_NAMES.items()
+        },
         "can_suggest": importlib.util.find_spec("games.rules.arrange") is not None,
     }
     return render(

@@ -29,11 +29,8 @@ const tableRules = JSON.parse($("table-rules").textContent);
 const PRIVATE_EVENTS = new Set(["cards", "submission"]);
 const SUMMARY_SECONDS = 6;
 const AUTO_SUBMIT_MS = 2500;
-const BONUS_NAMES = {
-  trips_chi3: "Sám chi cuối", full_house_chi2: "Cù lũ chi giữa", quads_chi1: "Tứ quý chi đầu",
-  quads_chi2: "Tứ quý chi giữa", straight_flush_chi1: "Thùng phá sảnh chi đầu",
-  straight_flush_chi2: "Thùng phá sảnh chi giữa",
-};
+// Bonus names in the page's language, from games.rules (games.views.table puts them in config).
+const BONUS_NAMES = config.bonus_names || {};
 
 const state = {
   version: -1,
