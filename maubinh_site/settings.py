@@ -36,7 +36,7 @@ CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
 INSTALLED_APPS = [
     "daphne",
-    "django.contrib.admin",
+    "accounts.admin_site.StaffAdminConfig",  # django.contrib.admin, for staff in good standing
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -226,9 +226,21 @@ HOUSE_FEE_PERCENT = env_decimal_percent("HOUSE_FEE_PERCENT", "0")
 MODERATION_DISPUTE_WINDOW_DAYS = env_int(
     "MODERATION_DISPUTE_WINDOW_DAYS", 7, minimum=1, maximum=365
 )
-# A moderator pays up to this many times the table's stake alone; above it an admin approves.
-MODERATION_COMPENSATION_LIMIT_STAKES = env_int(
-    "MODERATION_COMPENSATION_LIMIT_STAKES", 50, minimum=0, maximum=100_000
+# No compensation and no re-settlement moves more than this (a validation message above it).
+MODERATION_AMOUNT_MAX_XU = env_int(
+    "MODERATION_AMOUNT_MAX_XU", 1_000_000, minimum=1, maximum=1_000_000_000_000
+)
+# What a moderator pays alone, per payment and per rolling 24 hours, unless an admin set
+# their own limit; above it an admin approves (docs/moderation.md, separation of duties).
+MODERATION_COMPENSATION_LIMIT_XU = env_int(
+    "MODERATION_COMPENSATION_LIMIT_XU", 5_000, minimum=0, maximum=1_000_000_000_000
+)
+MODERATION_COMPENSATION_DAILY_LIMIT_XU = env_int(
+    "MODERATION_COMPENSATION_DAILY_LIMIT_XU", 20_000, minimum=0, maximum=1_000_000_000_000
+)
+# An admin's own payments above this (per payment and per rolling 24 hours) need a second admin.
+MODERATION_ADMIN_SOLO_LIMIT_XU = env_int(
+    "MODERATION_ADMIN_SOLO_LIMIT_XU", 50_000, minimum=0, maximum=1_000_000_000_000
 )
 
 # --- Production security (checked by `manage.py check --deploy`) ----------------------

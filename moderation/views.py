@@ -6,6 +6,7 @@ from collections.abc import Callable
 from functools import wraps
 from typing import Any, cast
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
@@ -16,10 +17,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts.models import User
+from accounts.roles import holds_staff_role
 from games.models import Round, RoundPlayer
 from ledger import selectors as ledger_selectors
 from moderation import selectors, services
-from moderation.errors import ModerationError, NotFound
+from moderation.errors import Forbidden, ModerationError, NotFound
 from moderation.models import (
     Category,
     Dispute,
@@ -41,6 +43,15 @@ def _only(check: Callable[[Any], bool]) -> Callable[[View], View]:
         @login_required
         def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
             if not check(request.user):
+                if holds_staff_role(request.user):
+                    # Suspended or deactivated staff: no staff power, and the log says who tried.
+                    services.record_refusal(
+                        _user(request),
+                        view.__name__,
+                        "url",
+                        0,
+                        Forbidden(_("A suspended staff member has no staff powers.")),
+                    )
                 raise Http404()
             return view(request, *args, **kwargs)
 
@@ -146,7 +157,9 @@ def case_detail(request: HttpRequest, dispute_id: int) -> HttpResponse:
     if staff:
         context.update(
             {
-                "limit": services.compensation_limit(case, _user(request)),
+                "limit": services.solo_allowance(_user(request)),
+                "concerns_you": services.concerns(_user(request), case),
+                "amount_max": settings.MODERATION_AMOUNT_MAX_XU,
                 "compensations": case.compensations.select_related("requested_by", "decided_by"),
                 "actions": case.actions.select_related("actor"),
                 "outcomes": Outcome.choices,
@@ -320,7 +333,7 @@ def user_detail(request: HttpRequest, user_id: int) -> HttpResponse:
             "target": target,
             "now": timezone.now(),
             "target_moderates": can_moderate(target),
-            "limit_stakes": services.limit_stakes(target),
+            "limits": services.limits_of(target),
             **selectors.user_overview(target),
         },
     )
@@ -363,7 +376,8 @@ def set_limit(request: HttpRequest, user_id: int) -> HttpResponse:
         lambda: services.set_compensation_limit(
             _user(request),
             user_id,
-            stakes=request.POST.get("stakes"),
+            per_payment=request.POST.get("per_payment"),
+            per_day=request.POST.get("per_day"),
             reason=request.POST.get("reason", ""),
         ),
         _("The compensation limit was set."),

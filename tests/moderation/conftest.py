@@ -95,13 +95,15 @@ def settled_round(players: list[Any], table: Table) -> Round:
 @pytest.fixture
 def corrupted_round(players: list[Any], table: Table, monkeypatch: pytest.MonkeyPatch) -> Round:
     """A round the ledger paid the wrong way round (as a bug in the payout might)."""
-    real = games.ledger.settle_round
+    from games.services import showdown
+
+    real = showdown.ledger.settle_round
 
     def swapped(round_id: int, deltas: dict[int, int]) -> Any:
         return real(round_id, {user: -delta for user, delta in deltas.items()})
 
-    monkeypatch.setattr(games.ledger, "settle_round", swapped)
+    monkeypatch.setattr(showdown.ledger, "settle_round", swapped)
     round_ = play_round(players, table)
-    monkeypatch.setattr(games.ledger, "settle_round", real)
+    monkeypatch.setattr(showdown.ledger, "settle_round", real)
     assert any(p.xu for p in round_.players.all()), "a drawn round cannot be corrupted"
     return round_
