@@ -279,7 +279,7 @@ def replay(request: HttpRequest, round_id: int) -> HttpResponse:
             "closure": ledger_selectors.round_closure(round_.pk),
             "settle_again": rows,
             "differs": bool(rows) and any(r.difference for r in rows or []),
-            "dispute_id": request.GET.get("case", ""),
+            "dispute_id": _case_id(request.GET.get("case")) or "",
             "resettlements": Resettlement.objects.filter(round=round_).select_related("actor"),
         },
     )
@@ -288,7 +288,7 @@ def replay(request: HttpRequest, round_id: int) -> HttpResponse:
 @require_POST
 @moderator_only
 def resettle(request: HttpRequest, round_id: int) -> HttpResponse:
-    dispute_id = request.POST.get("case") or None
+    dispute_id = _case_id(request.POST.get("case"))
     holder: dict[str, Any] = {}
 
     def run() -> None:
@@ -309,6 +309,15 @@ def resettle(request: HttpRequest, round_id: int) -> HttpResponse:
             messages.success(request, _("The round was settled again."))
     url = f"{_replay_url(round_id)}?settle_again=1"
     return redirect(url + (f"&case={dispute_id}" if dispute_id else ""))
+
+
+def _case_id(value: Any) -> int | None:
+    """The case a replay was opened from, when the parameter names one (else None)."""
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        return None
+    return number if 0 < number < 2**63 else None
 
 
 def _replay_url(round_id: int) -> str:
