@@ -15,6 +15,7 @@ import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
+from urllib.parse import parse_qs
 
 from autobahn.exception import Disconnected
 from channels.consumer import get_handler_name
@@ -218,15 +219,20 @@ class LobbyConsumer(_Consumer):
         self._setup()
         await self.accept()
         await self.join(events.LOBBY)
-        await self.send_json({"type": "lobby", "tables": await self._tables()})
+        query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
+        self.page = (query.get("page") or ["1"])[0]
+        await self.send_json(await self._lobby())
 
-    @database_sync_to_async  # type: ignore[untyped-decorator]
-    def _tables(self) -> list[dict[str, Any]]:
-        return [selectors.lobby_row(t) for t in selectors.open_tables()]
+    async def _lobby(self) -> dict[str, Any]:
+        # One page (LOBBY_PAGE_SIZE tables), whatever the number of tables.
+        rows, page = await database_sync_to_async(selectors.lobby_page)(self.page)
+        return {"type": "lobby", "tables": rows, **page}
 
     async def receive_json(self, content: dict[str, Any], **kwargs: Any) -> None:
         if content["type"] == "snapshot":
-            await self.send_json({"type": "lobby", "tables": await self._tables()})
+            if "page" in content:
+                self.page = content["page"]
+            await self.send_json(await self._lobby())
         else:
             with translation.override(self._language()):
                 await self.error("unknown_type", _("Unknown message type."), content.get("ref"))

@@ -22,3 +22,9 @@ def start_round_when_due(table_id: int, expected_start_at: str) -> None:
 def sweep() -> None:
     """Catch up rounds whose timer was lost (a dead worker, a dropped message)."""
     services.sweep_due()
+
+
+@shared_task(name="games.close_empty_tables", ignore_result=True)
+def close_empty_tables() -> None:
+    """Close tables people opened and left empty (TABLE_EMPTY_CLOSE_MINUTES)."""
+    services.close_empty_tables()

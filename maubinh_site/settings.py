@@ -158,6 +158,8 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "ledger-check": {"task": "ledger.check", "schedule": 600.0},
     # Plays bots' turns whose task was lost, well before the arranging deadline.
     "bots-sweep": {"task": "bots.sweep", "schedule": 5.0},
+    # Closes tables people opened and left empty for TABLE_EMPTY_CLOSE_MINUTES.
+    "games-close-empty-tables": {"task": "games.close_empty_tables", "schedule": 60.0},
 }
 
 # --- Auth -----------------------------------------------------------------------------
@@ -219,6 +221,15 @@ TABLE_COMMAND_THREADS = env_int("TABLE_COMMAND_THREADS", 16, minimum=1, maximum=
 GIL_SWITCH_INTERVAL_US = env_int("GIL_SWITCH_INTERVAL_US", 1000, minimum=100, maximum=100_000)
 # A table command slower than this (queueing included) is logged with where its time went.
 SLOW_COMMAND_MS = env_int("SLOW_COMMAND_MS", 500, minimum=1, maximum=600_000)
+
+# --- Shared resources: how many tables one person may open, and for how long -----------
+# Tables a person (not a bot) may have open at once, and open per rolling hour.
+TABLES_OPEN_PER_USER = env_int("TABLES_OPEN_PER_USER", 3, minimum=1, maximum=1000)
+TABLES_CREATED_PER_HOUR = env_int("TABLES_CREATED_PER_HOUR", 10, minimum=1, maximum=10_000)
+# A table a person opened that has stayed empty this long is closed and leaves the lobby.
+TABLE_EMPTY_CLOSE_MINUTES = env_int("TABLE_EMPTY_CLOSE_MINUTES", 10, minimum=1, maximum=10_080)
+# Tables per page of the lobby (the page and the lobby socket).
+LOBBY_PAGE_SIZE = env_int("LOBBY_PAGE_SIZE", 50, minimum=5, maximum=500)
 
 # --- Game economy ---------------------------------------------------------------------
 HOUSE_FEE_PERCENT = env_decimal_percent("HOUSE_FEE_PERCENT", "0")

@@ -22,8 +22,9 @@ from django.utils.translation import gettext_lazy as _
 from accounts import services as account_services
 from accounts.errors import AccountError
 from accounts.models import User
+from games import services as games
 from games.models import Round, RoundPlayer, RoundState, Seat, Table
-from games.selectors import settle_round_result
+from games.selectors import active_round, settle_round_result
 from ledger import services as ledger
 from ledger.errors import LedgerError
 from moderation.errors import Forbidden, ModerationError, NotFound
@@ -778,6 +779,31 @@ def lift_suspension(moderator: User, user_id: Any, *, reason: str) -> User:
     )
     _notify(user.pk, NotificationKind.SUSPENSION_LIFTED)
     return user
+
+
+# --- Tables -------------------------------------------------------------------------------
+
+
+@_refusals_recorded(ActionKind.CLOSE_TABLE, "games.table")
+@transaction.atomic
+def close_table(moderator: User, table_id: Any, *, reason: str) -> Table:
+    """Close a table (it leaves the lobby); a round in progress plays on, nothing is voided."""
+    _require_moderator(moderator)
+    reason = _require_reason(reason)
+    table = Table.objects.filter(pk=_as_id(table_id)).first()
+    if table is None:
+        raise NotFound()
+    before = {"open": table.is_open, "seated": table.seat_set.count()}
+    closed = games.close_table(table.pk) or table  # None only for the sweep's conditional close
+    _audit(
+        moderator,
+        ActionKind.CLOSE_TABLE,
+        closed,
+        reason=reason,
+        before=before,
+        after={"open": closed.is_open, "round_running": active_round(closed) is not None},
+    )
+    return closed
 
 
 # --- Addresses (collusion signals) -------------------------------------------------------

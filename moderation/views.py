@@ -394,6 +394,20 @@ def set_limit(request: HttpRequest, user_id: int) -> HttpResponse:
     return redirect("moderation:user_detail", user_id)
 
 
+@require_POST
+@moderator_only
+def close_table(request: HttpRequest, table_id: int) -> HttpResponse:
+    _act(
+        request,
+        lambda: services.close_table(
+            _user(request), table_id, reason=request.POST.get("reason", "")
+        ),
+        _("The table is closed. A round in progress plays on to its end."),
+    )
+    back = _case_id(request.POST.get("case"))
+    return redirect("moderation:case_detail", back) if back else redirect("moderation:queue")
+
+
 @moderator_only
 def signals(request: HttpRequest) -> HttpResponse:
     return render(

@@ -17,13 +17,20 @@ from games.services.rounds import start_round, start_round_when_due, submit_arra
 from games.services.seats import set_client_seed, sit, stand
 from games.services.showdown import SUMMARY_SECONDS, advance_round
 from games.services.sweeper import sweep_due
-from games.services.tables import MIN_BALANCE_STAKES, create_table
+from games.services.tables import (
+    MIN_BALANCE_STAKES,
+    close_empty_tables,
+    close_table,
+    create_table,
+)
 
 __all__ = [
     "AWAY_AFTER",
     "MIN_BALANCE_STAKES",
     "SUMMARY_SECONDS",
     "advance_round",
+    "close_empty_tables",
+    "close_table",
     "connected",
     "create_table",
     "disconnected",

@@ -155,3 +155,27 @@ def test_a_socket_whose_session_ended_can_do_nothing(
 
     assert run_async(run()) == {"type": "websocket.close", "code": 4401}
     assert not table.seat_set.exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_anonymous_lobby_socket_gets_one_bounded_page(make_user: Any, settings: Any) -> None:
+    settings.TABLES_OPEN_PER_USER = settings.TABLES_CREATED_PER_HOUR = 1000
+    settings.LOBBY_PAGE_SIZE = 5
+    host = make_user("an")
+    for i in range(12):
+        games.create_table(host, name=f"Bàn {i}", stake=1)
+
+    async def run() -> tuple[dict[str, Any], dict[str, Any]]:
+        socket = WebsocketCommunicator(_app(), "/ws/lobby/?page=2")
+        connected, _code = await socket.connect()
+        assert connected
+        first = await socket.receive_json_from(timeout=5)
+        await socket.send_json_to({"type": "snapshot", "page": {"x": 1}})
+        other = await socket.receive_json_from(timeout=5)
+        await socket.disconnect()
+        await _done()
+        return first, other
+
+    first, other = run_async(run())
+    assert (len(first["tables"]), first["page"], first["pages"], first["total"]) == (5, 2, 3, 12)
+    assert (len(other["tables"]), other["page"]) == (5, 1)
