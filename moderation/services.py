@@ -45,7 +45,7 @@ from moderation.models import (
     Status,
     UserIP,
 )
-from moderation.roles import can_moderate, is_admin
+from moderation.roles import can_moderate, holds_staff_role, is_admin
 
 MAX_TEXT = 2000
 F = TypeVar("F", bound=Callable[..., Any])
@@ -150,6 +150,12 @@ def _refuse_conflict(staff: User, dispute: Dispute) -> None:
             _("This case concerns you: another staff member must handle it."),
             code="conflict_of_interest",
         )
+
+
+def _refuse_staff_filer(dispute: Dispute) -> None:
+    """A staff member is never paid by a case they filed (an admin adjusts, if ever)."""
+    if holds_staff_role(dispute.filed_by):
+        raise Forbidden(_("A staff member is never paid by a case they filed."), code="staff_filer")
 
 
 def record_refusal(
@@ -520,6 +526,7 @@ def compensate(moderator: User, dispute_id: Any, *, amount: Any, reason: str) ->
     User.objects.select_for_update().filter(pk=moderator.pk).first()
     dispute = _lock_dispute(dispute_id)
     _require_handler(moderator, dispute)
+    _refuse_staff_filer(dispute)
     if dispute.compensations.exclude(status=CompensationStatus.REJECTED).exists():
         raise ModerationError(
             _("This case already has a compensation paid or waiting for approval."),
@@ -579,6 +586,7 @@ def _decidable(admin: User, compensation: Compensation) -> None:
             _("Four eyes: someone else must approve your own request."), code="four_eyes"
         )
     _refuse_conflict(admin, compensation.dispute)
+    _refuse_staff_filer(compensation.dispute)
 
 
 @_refusals_recorded(ActionKind.APPROVE_COMPENSATION, "moderation.compensation")

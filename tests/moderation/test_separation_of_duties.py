@@ -81,16 +81,29 @@ def test_an_admin_cannot_step_into_a_case_they_played_in(
     assert len(_refusals(admin)) == 4
 
 
-def test_a_compensation_limit_does_not_grow_with_the_stake_a_moderator_chose(
-    moderator: Any, other_moderator: Any, own_report: Any, high_table: Any
+def test_a_staff_member_is_never_paid_by_a_case_they_filed(
+    moderator: Any, other_moderator: Any, own_report: Any
 ):
-    assert high_table.stake >= 500  # 50 stakes would have been 25,000 xu and more
-    services.claim(other_moderator, own_report.pk)
-    request = services.compensate(
-        other_moderator, own_report.pk, amount=50 * high_table.stake, reason="Big bug"
+    services.claim(other_moderator, own_report.pk)  # another moderator may handle it
+    with pytest.raises(Forbidden) as refused:
+        services.compensate(other_moderator, own_report.pk, amount=10, reason="Big bug")
+    assert refused.value.code == "staff_filer"
+    assert not Compensation.objects.exists()
+    assert _refusals(other_moderator)[0].after == {"tried": "compensate", "code": "staff_filer"}
+
+
+def test_a_compensation_limit_does_not_grow_with_the_stake(moderator: Any, players: list[Any]):
+    table = games.create_table(
+        players[1],
+        name="Bàn lớn",
+        stake=500,  # 50 stakes would have been 25,000 xu
+        rules_overrides={"arrange_seconds": 30, "reveal_seconds": 2, "start_seconds": 5},
     )
-    assert request.status == "pending"
-    assert request.recipient == moderator and request.transfer is None
+    round_ = play_round(players[1:3], table)
+    case = services.file_dispute(players[1], round_.pk, category="other", text="?")
+    services.claim(moderator, case.pk)
+    request = services.compensate(moderator, case.pk, amount=50 * 500, reason="x")
+    assert request.status == "pending" and request.transfer is None
 
 
 def test_an_admin_cannot_raise_their_own_limit(admin: Any, client: Any):
