@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts.models import User
-from accounts.roles import holds_staff_role
+from accounts.roles import holds_staff_role, in_good_standing
 from games.models import Round, RoundPlayer
 from ledger import selectors as ledger_selectors
 from moderation import selectors, services
@@ -43,7 +43,7 @@ def _only(check: Callable[[Any], bool]) -> Callable[[View], View]:
         @login_required
         def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
             if not check(request.user):
-                if holds_staff_role(request.user):
+                if holds_staff_role(request.user) and not in_good_standing(request.user):
                     # Suspended or deactivated staff: no staff power, and the log says who tried.
                     services.record_refusal(
                         _user(request),
