@@ -7,6 +7,7 @@ errors and Content-Security-Policy violations fail the test that opened it.
 
 from __future__ import annotations
 
+import re
 import subprocess
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -67,7 +68,13 @@ class Site:
 @pytest.fixture(scope="session")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
     tmp = tmp_path_factory.mktemp("site")
-    env = site_env(DATABASE_URL=f"sqlite:///{tmp / 'db.sqlite3'}", LOG_LEVEL="WARNING")
+    # The four shared players open tables in many tests of one session: no per-person cap.
+    env = site_env(
+        DATABASE_URL=f"sqlite:///{tmp / 'db.sqlite3'}",
+        LOG_LEVEL="WARNING",
+        TABLES_OPEN_PER_USER="1000",
+        TABLES_CREATED_PER_HOUR="1000",
+    )
     setup = Site("", env)
     setup.manage("migrate", "--noinput", "-v0")
     setup.manage("collectstatic", "--noinput", "-v0")
@@ -85,6 +92,22 @@ def browser() -> Iterator[Any]:
         chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield chromium
         chromium.close()
+
+
+FUNCTION = re.compile(r"^\s*(async\b|function\b|\(|[\w$]+\s*=>)")
+
+
+def _without_eval(page: Any) -> None:
+    """Playwright polls a wait_for_function *expression* with the page's eval(), which the
+    site's Content-Security-Policy rightly refuses; as an arrow function it needs none."""
+    original = page.wait_for_function
+
+    def wait_for_function(expression: str, *args: Any, **kwargs: Any) -> Any:
+        if not FUNCTION.match(expression):
+            expression = f"() => ({expression})"
+        return original(expression, *args, **kwargs)
+
+    page.wait_for_function = wait_for_function
 
 
 @dataclass
@@ -106,6 +129,7 @@ class Pages:
         context.add_init_script(CSP_REPORTER)
         self.contexts.append(context)
         page = context.new_page()
+        _without_eval(page)
         label = name or f"page{len(self.contexts)}"
         page.on(
             "console",
