@@ -33,7 +33,7 @@ BENCH_DB = "maubinh_bench"
 WALLETS = 1_000
 
 
-def _django(url: str) -> None:
+def django_setup(url: str) -> None:
     os.environ.update(
         {
             "DJANGO_SETTINGS_MODULE": "maubinh_site.settings",
@@ -49,7 +49,7 @@ def _django(url: str) -> None:
     django.setup()
 
 
-def _prepare() -> list[int]:
+def prepare_wallets() -> list[int]:
     from django.core.management import call_command
 
     from accounts.models import User
@@ -76,7 +76,7 @@ def _prepare() -> list[int]:
 
 
 def _init_worker(url: str) -> None:
-    _django(url)
+    django_setup(url)
 
 
 def _warm(_n: int) -> None:
@@ -99,7 +99,7 @@ def _phase(name: str, seed: int, ids: list[int], start_at: float, seconds: float
         backend = cursor.fetchone()[0]
     while time.time() < start_at:
         time.sleep(0.001)
-    client_cpu, server_cpu = time.process_time(), _cpu_seconds(backend)
+    client_cpu, server_cpu = time.process_time(), cpu_seconds(backend)
     deadline = start_at + seconds
     ops = transfers = refused = 0
     latencies: list[float] = []
@@ -150,7 +150,7 @@ def _phase(name: str, seed: int, ids: list[int], start_at: float, seconds: float
         ops += 1
         latencies.append(time.perf_counter() - began)
     client_cpu = time.process_time() - client_cpu
-    server_cpu = _cpu_seconds(backend) - server_cpu
+    server_cpu = cpu_seconds(backend) - server_cpu
     connection.close()
     return {
         "ops": ops,
@@ -162,7 +162,7 @@ def _phase(name: str, seed: int, ids: list[int], start_at: float, seconds: float
     }
 
 
-def _cpu_seconds(pid: int) -> float:
+def cpu_seconds(pid: int) -> float:
     """CPU time (user + system) of a local process, e.g. this worker's PostgreSQL backend."""
     try:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
@@ -185,8 +185,8 @@ def main() -> None:
 
     recreate(args.server, BENCH_DB)
     try:
-        _django(url)
-        ids = _prepare()
+        django_setup(url)
+        ids = prepare_wallets()
         from django.db import connections
 
         connections.close_all()

@@ -61,7 +61,11 @@ ROUND_KINDS = frozenset(
 class Account(models.Model):
     """Where xu sit. `key` is the natural name ("wallet:42", "escrow:1001", "house:3")."""
 
-    key = models.CharField(_("key"), max_length=64, unique=True)
+    # Every index here is written again by each balance update that cannot stay on its
+    # page, so the table keeps only those a query needs: the key (unique, as a constraint:
+    # a unique field would add a LIKE index nobody uses), the one wallet per user and the
+    # one escrow per round. Wallets are found by user through the partial wallet index.
+    key = models.CharField(_("key"), max_length=64)
     kind = models.CharField(_("kind"), max_length=16, choices=AccountKind.choices)
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -70,6 +74,7 @@ class Account(models.Model):
         null=True,
         blank=True,
         related_name="ledger_accounts",
+        db_index=False,
     )
     round_id = models.BigIntegerField(_("round"), null=True, blank=True)
     shard = models.PositiveSmallIntegerField(_("shard"), null=True, blank=True)
@@ -83,6 +88,7 @@ class Account(models.Model):
         verbose_name = _("account")
         verbose_name_plural = _("accounts")
         constraints = [
+            models.UniqueConstraint(fields=["key"], name="ledger_account_key_unique"),
             models.CheckConstraint(
                 condition=Q(balance__gte=0) | Q(kind=AccountKind.ISSUANCE),
                 name="ledger_account_balance_not_negative",
@@ -113,7 +119,6 @@ class Account(models.Model):
                 name="ledger_one_escrow_per_round",
             ),
         ]
-        indexes = [models.Index(fields=["kind"], name="ledger_account_kind")]
 
     def __str__(self) -> str:
         if self.kind == AccountKind.WALLET and self.user is not None:

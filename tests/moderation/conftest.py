@@ -13,14 +13,16 @@ from django.utils import timezone
 from accounts.roles import MODERATORS
 from games import services as games
 from games.models import Round, RoundState, Table
+from games.services import common as games_common
+from ledger import services as ledger_services
 from tests.games.arranging import naive_arrangement
 
 
 @pytest.fixture(autouse=True)
 def reproducible_deals(monkeypatch: pytest.MonkeyPatch) -> None:
     rng = random.Random(20261129)
-    monkeypatch.setattr(games, "new_server_seed", lambda: f"{rng.getrandbits(256):064x}")
-    monkeypatch.setattr(games, "new_client_seed", lambda: f"{rng.getrandbits(64):016x}")
+    monkeypatch.setattr(games_common, "new_server_seed", lambda: f"{rng.getrandbits(256):064x}")
+    monkeypatch.setattr(games_common, "new_client_seed", lambda: f"{rng.getrandbits(64):016x}")
 
 
 @pytest.fixture
@@ -95,15 +97,13 @@ def settled_round(players: list[Any], table: Table) -> Round:
 @pytest.fixture
 def corrupted_round(players: list[Any], table: Table, monkeypatch: pytest.MonkeyPatch) -> Round:
     """A round the ledger paid the wrong way round (as a bug in the payout might)."""
-    from games.services import showdown
-
-    real = showdown.ledger.settle_round
+    real = ledger_services.settle_round
 
     def swapped(round_id: int, deltas: dict[int, int]) -> Any:
         return real(round_id, {user: -delta for user, delta in deltas.items()})
 
-    monkeypatch.setattr(showdown.ledger, "settle_round", swapped)
+    monkeypatch.setattr(ledger_services, "settle_round", swapped)
     round_ = play_round(players, table)
-    monkeypatch.setattr(showdown.ledger, "settle_round", real)
+    monkeypatch.setattr(ledger_services, "settle_round", real)
     assert any(p.xu for p in round_.players.all()), "a drawn round cannot be corrupted"
     return round_
