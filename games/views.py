@@ -52,8 +52,10 @@ def _user(request: HttpRequest) -> User:
 def _lobby_page(request: HttpRequest, form: CreateTableForm, status: int = 200) -> HttpResponse:
     user = _user(request)
     seat = Seat.objects.filter(user=user).select_related("table").first()
+    tables, page = selectors.lobby_page(request.GET.get("page"))
     context = {
-        "tables": [selectors.lobby_row(t) for t in selectors.open_tables()],
+        "tables": tables,
+        "lobby_page": page,
         "form": form,
         "seat": seat,
         "balance": ledger_selectors.balance(user),
@@ -102,7 +104,7 @@ def quick_join(request: HttpRequest) -> HttpResponse:
     if seat is not None:
         return redirect("games:table", table_id=seat.table_id)
     balance = ledger_selectors.balance(user)
-    rows = [selectors.lobby_row(t) for t in selectors.open_tables()]
+    rows = [selectors.lobby_row(t) for t in selectors.joinable_tables(balance)]
     candidates = sorted(
         (r for r in rows if r["free"] > 0 and r["min_balance"] <= balance),
         key=lambda r: (r["state"] == "playing", -r["taken"], r["stake"]),

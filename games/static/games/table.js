@@ -337,6 +337,13 @@ async function send(message) {
   return reply;
 }
 
+// One `sit` per intent: clicks while a sit is on its way send nothing more.
+let sitting = null;
+function sitOnce(message) {
+  if (!sitting) sitting = send(message).finally(() => { sitting = null; });
+  return sitting;
+}
+
 async function submit({ auto = false } = {}) {
   if (!board.arrangement || !board.arrangement.complete || !state.round) return;
   state.submitting = true;
@@ -551,7 +558,7 @@ function renderSeats() {
       if (!state.you.seated) {
         const sit = el("button", "button gold sit", gettext("Sit here"));
         sit.type = "button";
-        sit.addEventListener("click", () => send({ type: "sit", position }));
+        sit.addEventListener("click", () => sitOnce({ type: "sit", position }));
         node.append(sit);
       } else {
         node.append(el("span", "muted", gettext("Free seat")));
@@ -685,7 +692,7 @@ function renderMe() {
     sit.type = "button";
     sit.id = "sit-button";
     sit.disabled = state.info && state.seats.length >= state.info.seats;
-    sit.addEventListener("click", () => send({ type: "sit" }));
+    sit.addEventListener("click", () => sitOnce({ type: "sit" }));
     head.append(sit);
     return;
   }
