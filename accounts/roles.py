@@ -16,15 +16,34 @@ MODERATOR_PERMISSIONS: list[tuple[str, str]] = [
 ]
 
 
-def is_moderator(user: Any) -> bool:
+def in_good_standing(user: Any) -> bool:
+    """Logged in, active and not suspended: a staff role gives powers only then.
+
+    The user row is read afresh on every request (and checked again by every staff
+    service), so a suspension or a deactivation takes every staff power away at once.
+    """
+    if not user.is_authenticated or not user.is_active:
+        return False
+    return not (hasattr(user, "is_suspended") and user.is_suspended())
+
+
+def holds_staff_role(user: Any) -> bool:
+    """In the moderators group, or staff, whatever their standing (to audit refusals)."""
     return bool(
         user.is_authenticated
+        and (user.is_staff or user.is_superuser or user.groups.filter(name=MODERATORS).exists())
+    )
+
+
+def is_moderator(user: Any) -> bool:
+    return bool(
+        in_good_standing(user)
         and (user.is_superuser or user.groups.filter(name=MODERATORS).exists())
     )
 
 
 def is_admin(user: Any) -> bool:
-    return bool(user.is_authenticated and user.is_staff)
+    return bool(in_good_standing(user) and user.is_staff)
 
 
 def ensure_moderator_group(**_kwargs: Any) -> None:

@@ -51,7 +51,7 @@ def profile(request: HttpRequest) -> HttpResponse:
             language=form.cleaned_data["language"],
         )
         response = redirect("accounts:profile")
-        response.set_cookie(settings.LANGUAGE_COOKIE_NAME, user.preferred_language)
+        set_language_cookie(response, user.preferred_language)
         messages.success(request, _("Your profile was saved."))
         return response
     return render(request, "accounts/profile.html", {"form": form, "profile_user": user})
@@ -75,11 +75,17 @@ def set_language(request: HttpRequest) -> HttpResponse:
             services.set_preferred_language(request.user, language)
         except AccountError as exc:
             messages.error(request, str(exc.message))
+    set_language_cookie(response, language)
+    return response
+
+
+def set_language_cookie(response: HttpResponse, language: str) -> None:
+    """One set of flags for every place that remembers the language in a cookie."""
     response.set_cookie(
         settings.LANGUAGE_COOKIE_NAME,
         language,
         max_age=365 * 24 * 3600,
         samesite="Lax",
         secure=settings.LANGUAGE_COOKIE_SECURE,
+        httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
     )
-    return response

@@ -8,6 +8,7 @@ language, or a snapshot. A malformed or out-of-turn message never changes state.
 from __future__ import annotations
 
 import asyncio
+import importlib
 import json
 import logging
 import time
@@ -15,6 +16,7 @@ import uuid
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
+from urllib.parse import parse_qs
 
 from autobahn.exception import Disconnected
 from channels.consumer import get_handler_name
@@ -35,6 +37,14 @@ logger = logging.getLogger(__name__)
 CLOSE_UNAUTHENTICATED = 4401
 CLOSE_NOT_FOUND = 4404
 CLOSE_FLOOD = 4429
+
+# A client message is at most this many bytes of UTF-8 and this deep (docs/protocol.md);
+# anything else is refused as ``malformed`` before it is parsed or acted on.
+MAX_MESSAGE_BYTES = 16 * 1024
+MAX_MESSAGE_DEPTH = 6
+# How often a socket checks that its login session still exists (logging out closes the
+# session's sockets at once; this catches expiry, a password change, a deactivation).
+SESSION_CHECK_SECONDS = 2.0
 
 # Table commands run on a pool of threads, each with its own database connection, so
 # tables do not queue behind one another in the single thread Channels uses by default.
@@ -65,6 +75,50 @@ class TokenBucket:
         return False
 
 
+def parse_message(text_data: str | None, bytes_data: bytes | None) -> dict[str, Any] | str:
+    """The message as a dict with a string ``type``, or why it is refused (never raises)."""
+    if text_data is None or bytes_data is not None:
+        return _("A message is a JSON text frame.")
+    if len(text_data) > MAX_MESSAGE_BYTES or _utf8_size(text_data) > MAX_MESSAGE_BYTES:
+        return _("A message is at most 16 KiB.")
+    try:
+        content = json.loads(text_data)
+    except (ValueError, RecursionError):
+        return _("The message is not valid JSON.")
+    if not isinstance(content, dict) or not isinstance(content.get("type"), str):
+        return _("A message is a JSON object with a “type”.")
+    if not _plain(content, MAX_MESSAGE_DEPTH):
+        return _("The message is nested too deeply or holds characters that are not allowed.")
+    return content
+
+
+def _utf8_size(text: str) -> int:
+    return len(text.encode("utf-8", "surrogatepass"))
+
+
+def _plain(value: Any, depth: int) -> bool:
+    """Nested at most ``depth`` deep, with no NUL and no lone surrogate in any string."""
+    if isinstance(value, str):
+        return "\x00" not in value and not any("\ud800" <= c <= "\udfff" for c in value)
+    if isinstance(value, dict | list):
+        if depth <= 0:
+            return False
+        items = [*value.keys(), *value.values()] if isinstance(value, dict) else value
+        return all(_plain(item, depth - 1) for item in items)
+    return True
+
+
+def _session_alive(session_key: str, user_id: int) -> bool:
+    from django.contrib.auth import SESSION_KEY, get_user_model
+    from django.contrib.sessions.backends.base import SessionBase
+
+    engine = importlib.import_module(settings.SESSION_ENGINE)
+    store: SessionBase = engine.SessionStore(session_key)
+    if str(store.load().get(SESSION_KEY)) != str(user_id):
+        return False  # logged out, expired or flushed
+    return bool(get_user_model().objects.filter(pk=user_id, is_active=True).exists())
+
+
 class _Consumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     groups_joined: list[str]
 
@@ -79,6 +133,38 @@ class _Consumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             raise ValueError(f"No handler for message type {message['type']}")
         await handler(message)
 
+    async def websocket_connect(self, message: dict[str, Any]) -> None:
+        # Join the login session's group first: a logout closes this socket (session_ended).
+        session = self.scope.get("session")
+        self.session_key = getattr(session, "session_key", None) or ""
+        self.session_user = getattr(self.scope.get("user"), "pk", None)
+        self.session_checked = time.monotonic()
+        if self.session_key:
+            await self.channel_layer.group_add(
+                events.session_group(self.session_key), self.channel_name
+            )
+        await super().websocket_connect(message)
+
+    async def websocket_disconnect(self, message: dict[str, Any]) -> None:
+        if getattr(self, "session_key", ""):
+            await self.channel_layer.group_discard(
+                events.session_group(self.session_key), self.channel_name
+            )
+        await super().websocket_disconnect(message)
+
+    async def session_ended(self, event: dict[str, Any]) -> None:
+        await self.close(code=CLOSE_UNAUTHENTICATED)
+
+    async def _session_alive(self) -> bool:
+        """False once the socket's login session has ended (checked every few seconds)."""
+        if not self.session_key or self.session_user is None:
+            return True
+        now = time.monotonic()
+        if now - self.session_checked < SESSION_CHECK_SECONDS:
+            return True
+        self.session_checked = now
+        return bool(await run_command(_session_alive)(self.session_key, self.session_user))
+
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if not self.bucket.allow():
             self.refused += 1
@@ -87,13 +173,12 @@ class _Consumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
                 return
             await self.error("rate_limited", _("Too many messages; slow down."))
             return
-        try:
-            content = json.loads(text_data or "")
-        except ValueError:
-            await self.error("malformed", _("The message is not valid JSON."))
+        content = parse_message(text_data, bytes_data)
+        if isinstance(content, str):
+            await self.error("malformed", content)
             return
-        if not isinstance(content, dict) or not isinstance(content.get("type"), str):
-            await self.error("malformed", _("A message is a JSON object with a “type”."))
+        if not await self._session_alive():
+            await self.close(code=CLOSE_UNAUTHENTICATED)
             return
         await self.receive_json(content)
 
@@ -141,24 +226,29 @@ class LobbyConsumer(_Consumer):
         self._setup()
         await self.accept()
         await self.join(events.LOBBY)
+        query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
+        self.page = (query.get("page") or ["1"])[0]
         await self.send_lobby()
 
-    @database_sync_to_async  # type: ignore[untyped-decorator]
-    def _tables(self) -> list[dict[str, Any]]:
-        return [selectors.lobby_row(t) for t in selectors.open_tables()]
+    async def _lobby(self) -> dict[str, Any]:
+        # One page (LOBBY_PAGE_SIZE tables), whatever the number of tables.
+        rows, page = await database_sync_to_async(selectors.lobby_page)(self.page)
+        return {"type": "lobby", "tables": rows, **page}
 
     async def send_lobby(self, ref: Any = None) -> None:
         try:
-            tables = await self._tables()
+            lobby = await self._lobby()
         except Exception:
             logger.exception("lobby: table list failed")  # the socket stays open
             with translation.override(self._language()):
                 await self.server_error(ref)
             return
-        await self.send_json({"type": "lobby", "tables": tables})
+        await self.send_json({**lobby, "ref": ref})
 
     async def receive_json(self, content: dict[str, Any], **kwargs: Any) -> None:
         if content["type"] == "snapshot":
+            if "page" in content:
+                self.page = content["page"]
             await self.send_lobby(content.get("ref"))
             return
         with translation.override(self._language()):

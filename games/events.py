@@ -9,6 +9,7 @@ table ``version`` it produced.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 import os
 import threading
@@ -32,6 +33,11 @@ def table_group(table_id: int) -> str:
 
 def private_group(table_id: int, user_id: int) -> str:
     return f"table-{table_id}-user-{user_id}"
+
+
+def session_group(session_key: str) -> str:
+    """Every socket opened with one login session (a digest: the key itself is a secret)."""
+    return "session-" + hashlib.sha256(session_key.encode()).hexdigest()[:40]
 
 
 class _BroadcastLoop:
@@ -119,3 +125,20 @@ def to_player(table_id: int, user_id: int, payload: dict[str, Any]) -> None:
 
 def to_lobby(payload: dict[str, Any]) -> None:
     publish(LOBBY, payload)
+
+
+def end_session(session_key: str) -> None:
+    """Close every socket of a login session (a logout), once the transaction commits."""
+    layer = get_channel_layer()
+    if layer is None or not session_key:
+        return
+
+    def send() -> None:
+        try:
+            _group_send(layer, session_group(session_key), {"type": "session.ended"})
+        except Exception:
+            # Each socket also checks its session itself (games.consumers), so a lost
+            # message leaves it open a moment longer, never usable.
+            logger.exception("closing the sockets of an ended session failed")
+
+    transaction.on_commit(send)

@@ -135,6 +135,9 @@ def presets() -> list[dict[str, Any]]:
                     for k in BONUS_KEYS
                 ],
                 "instant": instant_wins(name),
+                # Measured, not stated: is the A-2-3-4-5 straight flush second only to 10-J-Q-K-A?
+                "wheel_flush_second": eval5(parse_cards("5C 4C 3C 2C AC"), name)
+                > eval5(parse_cards("KC QC JC TC 9C"), name),
             }
         )
     return out

@@ -45,6 +45,8 @@ class Table(models.Model):
         validators=[MinValueValidator(1), MaxValueValidator(60)],
     )
     is_open = models.BooleanField(default=True)
+    # Since when nobody sits here, as the periodic sweep saw it (close_empty_tables).
+    empty_since = models.DateTimeField(null=True, blank=True)
     # When the automatic start fires (9 s after the 2nd player sits, reset on each join).
     start_at = models.DateTimeField(null=True, blank=True)
     version = models.PositiveBigIntegerField(default=0)

@@ -9,7 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import QuerySet
+from django.conf import settings
+from django.core.paginator import Paginator
+from django.db.models import Count, F, QuerySet
 from django.utils import timezone
 
 from accounts.models import User
@@ -46,6 +48,32 @@ def open_tables() -> QuerySet[Table]:
     return Table.objects.filter(is_open=True).select_related("host").order_by("stake", "pk")
 
 
+def joinable_tables(balance: int, limit: int = 50) -> QuerySet[Table]:
+    """Open tables with a free seat this balance can afford, fullest first (quick join)."""
+    return (
+        open_tables()
+        .filter(min_balance__lte=balance)
+        .annotate(taken=Count("seat_set"))
+        .filter(taken__lt=F("seats"))
+        .order_by("-taken", "stake", "pk")[:limit]
+    )
+
+
+def lobby_page(page: Any = 1) -> tuple[list[dict[str, Any]], dict[str, int]]:
+    """One page of the lobby (LOBBY_PAGE_SIZE tables), whatever the number of tables.
+
+    A page number that is not one (or past the end) gives the nearest page.
+    """
+    paginator = Paginator(open_tables(), settings.LOBBY_PAGE_SIZE)
+    current = paginator.get_page(page)
+    rows = [lobby_row(t) for t in current.object_list]
+    return rows, {
+        "page": current.number,
+        "pages": paginator.num_pages,
+        "total": paginator.count,
+    }
+
+
 def table_state(table: Table) -> str:
     if active_round(table) is not None:
         return "playing"
@@ -73,6 +101,7 @@ def lobby_row(
         "allow_bots": table.allow_bots,
         "host": table.host.shown_name,
         "version": table.version,
+        "open": table.is_open,
     }
 
 

@@ -48,3 +48,9 @@ def sweep() -> None:
     the sockets of processes that died (their heartbeat stopped)."""
     services.sweep_due()
     services.expire_connections()
+
+
+@shared_task(name="games.close_empty_tables", ignore_result=True)
+def close_empty_tables() -> None:
+    """Close tables people opened and left empty (TABLE_EMPTY_CLOSE_MINUTES)."""
+    services.close_empty_tables()

@@ -18,7 +18,7 @@ from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
@@ -31,6 +31,7 @@ from games.rules import Rules, parse_cards
 from games.rules.fair import FairnessError
 from games.rules.hands import PRESET_NAMES
 from games.rules.instant import INSTANT_NAMES
+from games.rules.presets import BONUS_NAMES
 from ledger import selectors as ledger_selectors
 
 SUGGESTIONS = 3
@@ -51,8 +52,10 @@ def _user(request: HttpRequest) -> User:
 def _lobby_page(request: HttpRequest, form: CreateTableForm, status: int = 200) -> HttpResponse:
     user = _user(request)
     seat = Seat.objects.filter(user=user).select_related("table").first()
+    tables, page = selectors.lobby_page(request.GET.get("page"))
     context = {
-        "tables": [selectors.lobby_row(t) for t in selectors.open_tables()],
+        "tables": tables,
+        "lobby_page": page,
         "form": form,
         "seat": seat,
         "balance": ledger_selectors.balance(user),
@@ -101,7 +104,7 @@ def quick_join(request: HttpRequest) -> HttpResponse:
     if seat is not None:
         return redirect("games:table", table_id=seat.table_id)
     balance = ledger_selectors.balance(user)
-    rows = [selectors.lobby_row(t) for t in selectors.open_tables()]
+    rows = [selectors.lobby_row(t) for t in selectors.joinable_tables(balance)]
     candidates = sorted(
         (r for r in rows if r["free"] > 0 and r["min_balance"] <= balance),
         key=lambda r: (r["state"] == "playing", -r["taken"], r["stake"]),
@@ -130,6 +133,11 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
         # Where a player disputes a round or reports a player (0 stands for the id).
         "dispute": reverse("moderation:file_dispute", kwargs={"round_id": 0}),
         "report": reverse("moderation:report_player", kwargs={"user_id": 0}),
+        # Bonus names in the page's language, from games.rules (the summary names them).
+        "bonus_names": {
+            key: names[1] if translation.get_language() == "en" else names[0]
+            for key, names in BONUS_NAMES.items()
+        },
         "can_suggest": importlib.util.find_spec("games.rules.arrange") is not None,
     }
     return render(

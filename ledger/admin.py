@@ -13,10 +13,11 @@ from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
+from django.contrib.admin.options import IncorrectLookupParameters
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.db.models import Q, QuerySet
-from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
@@ -80,8 +81,16 @@ class InputFilter(admin.SimpleListFilter):
         }
 
     def _number(self) -> int | None:
-        value = (self.value() or "").strip()
-        return int(value) if value.isdigit() else None
+        return _id(self.value())
+
+
+def _id(value: Any) -> int | None:
+    """An id typed into a filter, or None: "²" passes str.isdigit() but is no number."""
+    try:
+        number = int(str(value or "").strip())
+    except ValueError:
+        return None
+    return number if 0 <= number < 2**63 else None
 
 
 class UserFilter(InputFilter):
@@ -93,8 +102,9 @@ class UserFilter(InputFilter):
         if not value:
             return queryset
         match = Q(debit__user__username=value) | Q(credit__user__username=value)
-        if value.isdigit():
-            match |= Q(debit__user_id=int(value)) | Q(credit__user_id=int(value))
+        user_id = _id(value)
+        if user_id is not None:
+            match |= Q(debit__user_id=user_id) | Q(credit__user_id=user_id)
         return queryset.filter(match)
 
 
@@ -235,11 +245,16 @@ class TransferAdmin(ReadOnlyAdmin):
         }
         return TemplateResponse(request, "admin/ledger/correction.html", context)
 
-    def export_csv(self, request: HttpRequest) -> StreamingHttpResponse:
+    def export_csv(self, request: HttpRequest) -> HttpResponse | StreamingHttpResponse:
         """Every transfer the current filters select, streamed (no limit, constant memory)."""
         if not self.has_view_permission(request):
             raise PermissionDenied
-        transfers = self.get_changelist_instance(request).get_queryset(request).order_by("id")
+        try:
+            changelist = self.get_changelist_instance(request)
+        except IncorrectLookupParameters:
+            # What the changelist itself does with filters it cannot apply.
+            return HttpResponseRedirect(f"{reverse('admin:ledger_transfer_changelist')}?e=1")
+        transfers = changelist.get_queryset(request).order_by("id")
         writer = csv.writer(_Echo())
         response = StreamingHttpResponse(
             (writer.writerow(row) for row in transfer_rows(transfers)),

@@ -76,3 +76,8 @@ class AlreadyReversed(LedgerError):
 class StaffOnly(LedgerError):
     code = "staff_only"
     default_message = _("Only staff members can do this.")
+
+
+class SelfPayment(LedgerError):
+    code = "self_payment"
+    default_message = _("Staff cannot pay themselves: another staff member must do it.")

@@ -23,6 +23,7 @@ from django.db.models import Sum
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts.roles import is_admin
 from ledger.errors import (
     AlreadyClaimedToday,
     AlreadyReversed,
@@ -35,6 +36,7 @@ from ledger.errors import (
     ReasonRequired,
     RoundAlreadyClosed,
     RoundSettledDifferently,
+    SelfPayment,
     StaffOnly,
 )
 from ledger.formats import Xu
@@ -348,8 +350,15 @@ def claim_daily_bonus(user: Any, *, now: Any = None) -> Transfer:
 
 
 def _require_staff(actor: Any) -> None:
-    if actor is None or not getattr(actor, "is_staff", False):
+    # An admin in good standing: a suspended or deactivated one has no staff powers.
+    if actor is None or not is_admin(actor):
         raise StaffOnly()
+
+
+def _refuse_self_payment(actor: Any, credit: str) -> None:
+    """Nobody moves xu into their own wallet by a staff action (separation of duties)."""
+    if credit == wallet_key(actor.pk):
+        raise SelfPayment()
 
 
 def _require_reason(reason: str) -> str:
@@ -370,6 +379,7 @@ def adjust_balance(
     key = key or f"adjustment:{uuid.uuid4()}"
     wallet, issuance = wallet_key(user.pk), issuance_key(key)
     debit, credit = (issuance, wallet) if amount > 0 else (wallet, issuance)
+    _refuse_self_payment(actor, credit)
     leg = Leg(
         kind=TransferKind.ADJUSTMENT,
         debit=debit,
@@ -420,6 +430,7 @@ def reverse_transfer(transfer: Transfer, *, reason: str, actor: Any) -> Transfer
         raise NotReversible(detail=_("round transfers are final; use an adjustment"))
     if transfer.kind == TransferKind.REVERSAL:
         raise NotReversible(detail=_("a reversal cannot itself be reversed"))
+    _refuse_self_payment(actor, transfer.debit.key)
     leg = Leg(
         kind=TransferKind.REVERSAL,
         debit=transfer.credit.key,
@@ -653,6 +664,7 @@ def compensate(
         raise InvalidAmount()
     key = key or f"compensation:dispute:{dispute_id}"
     house, wallet = house_key(key), wallet_key(user.pk)
+    _refuse_self_payment(actor, wallet)
     leg = Leg(
         kind=TransferKind.COMPENSATION,
         debit=house,

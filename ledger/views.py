@@ -3,7 +3,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
@@ -58,8 +58,9 @@ def claim_daily_bonus(request: HttpRequest) -> HttpResponse:
             _("Daily bonus claimed: +%(amount)s xu.") % {"amount": format_xu(transfer.amount)},
         )
     next_url = request.POST.get("next", "")
-    if not url_has_allowed_host_and_scheme(
+    if next_url and url_has_allowed_host_and_scheme(
         next_url, allowed_hosts={request.get_host()}, require_https=request.is_secure()
     ):
-        next_url = "ledger:statement"
-    return redirect(next_url)
+        # A path, never a view name: redirect() would try to reverse "²" and fail.
+        return HttpResponseRedirect(next_url)
+    return redirect("ledger:statement")

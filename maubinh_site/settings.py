@@ -36,7 +36,7 @@ CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
 INSTALLED_APPS = [
     "daphne",
-    "django.contrib.admin",
+    "accounts.admin_site.StaffAdminConfig",  # django.contrib.admin, for staff in good standing
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -45,6 +45,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "channels",
     "axes",
+    "csp",
     "accounts",
     "ledger",
     "games",
@@ -54,6 +55,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -61,6 +63,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "accounts.middleware.UserLanguageMiddleware",
+    "maubinh_site.badinput.RefuseNulMiddleware",
     "moderation.middleware.RecordAddressMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -181,6 +184,8 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "ledger-check": {"task": "ledger.check", "schedule": 600.0},
     # Plays bots' turns whose task was lost, well before the arranging deadline.
     "bots-sweep": {"task": "bots.sweep", "schedule": 5.0},
+    # Closes tables people opened and left empty for TABLE_EMPTY_CLOSE_MINUTES.
+    "games-close-empty-tables": {"task": "games.close_empty_tables", "schedule": 60.0},
 }
 
 # --- Auth -----------------------------------------------------------------------------
@@ -206,6 +211,7 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "accounts/locked_out.html"
 AXES_VERBOSE = False
+AXES_USERNAME_CALLABLE = "accounts.backends.lockout_username"
 
 EMAIL_BACKEND = env_str("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Mậu Binh Online <noreply@localhost>")
@@ -246,6 +252,15 @@ SLOW_COMMAND_MS = env_int("SLOW_COMMAND_MS", 500, minimum=1, maximum=600_000)
 # next deal (docs/protocol.md promises 30 s; tests shorten it).
 PRESENCE_TIMEOUT_SECONDS = env_int("PRESENCE_TIMEOUT_SECONDS", 30, minimum=2, maximum=600)
 
+# --- Shared resources: how many tables one person may open, and for how long -----------
+# Tables a person (not a bot) may have open at once, and open per rolling hour.
+TABLES_OPEN_PER_USER = env_int("TABLES_OPEN_PER_USER", 3, minimum=1, maximum=1000)
+TABLES_CREATED_PER_HOUR = env_int("TABLES_CREATED_PER_HOUR", 10, minimum=1, maximum=10_000)
+# A table a person opened that has stayed empty this long is closed and leaves the lobby.
+TABLE_EMPTY_CLOSE_MINUTES = env_int("TABLE_EMPTY_CLOSE_MINUTES", 10, minimum=1, maximum=10_080)
+# Tables per page of the lobby (the page and the lobby socket).
+LOBBY_PAGE_SIZE = env_int("LOBBY_PAGE_SIZE", 50, minimum=5, maximum=500)
+
 # --- Game economy ---------------------------------------------------------------------
 HOUSE_FEE_PERCENT = env_decimal_percent("HOUSE_FEE_PERCENT", "0")
 # Xu granted once at sign-up (the ledger grants it; the sign-up page and welcome say how much).
@@ -256,9 +271,21 @@ SIGNUP_GRANT_XU = 10_000
 MODERATION_DISPUTE_WINDOW_DAYS = env_int(
     "MODERATION_DISPUTE_WINDOW_DAYS", 7, minimum=1, maximum=365
 )
-# A moderator pays up to this many times the table's stake alone; above it an admin approves.
-MODERATION_COMPENSATION_LIMIT_STAKES = env_int(
-    "MODERATION_COMPENSATION_LIMIT_STAKES", 50, minimum=0, maximum=100_000
+# No compensation and no re-settlement moves more than this (a validation message above it).
+MODERATION_AMOUNT_MAX_XU = env_int(
+    "MODERATION_AMOUNT_MAX_XU", 1_000_000, minimum=1, maximum=1_000_000_000_000
+)
+# What a moderator pays alone, per payment and per rolling 24 hours, unless an admin set
+# their own limit; above it an admin approves (docs/moderation.md, separation of duties).
+MODERATION_COMPENSATION_LIMIT_XU = env_int(
+    "MODERATION_COMPENSATION_LIMIT_XU", 5_000, minimum=0, maximum=1_000_000_000_000
+)
+MODERATION_COMPENSATION_DAILY_LIMIT_XU = env_int(
+    "MODERATION_COMPENSATION_DAILY_LIMIT_XU", 20_000, minimum=0, maximum=1_000_000_000_000
+)
+# An admin's own payments above this (per payment and per rolling 24 hours) need a second admin.
+MODERATION_ADMIN_SOLO_LIMIT_XU = env_int(
+    "MODERATION_ADMIN_SOLO_LIMIT_XU", 50_000, minimum=0, maximum=1_000_000_000_000
 )
 
 # --- Production security (checked by `manage.py check --deploy`) ----------------------
@@ -276,6 +303,26 @@ if not DEBUG:
     SECURE_REFERRER_POLICY = "same-origin"
 SESSION_COOKIE_HTTPONLY = True
 X_FRAME_OPTIONS = "DENY"
+
+# Content-Security-Policy (django-csp): scripts only from this site as files (ES modules
+# and the translation catalogue; no inline script, no inline event handler, no eval), the
+# websocket to this site, no frames, no plugins. Style attributes stay allowed (the
+# Django admin and a few templates set them); style sheets come from this site only.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "style-src-attr": ["'unsafe-inline'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'none'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
 
 # --- Logging: one line per event; round/table ids are added where they exist ---------
 LOGGING = {

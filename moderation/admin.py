@@ -129,4 +129,4 @@ class UserIPAdmin(ReadOnlyAdmin):
 class ModeratorLimitAdmin(ReadOnlyAdmin):
     """Set on the moderation user page, where the change is audited with its reason."""
 
-    list_display = ("moderator", "stakes")
+    list_display = ("moderator", "per_payment", "per_day", "set_by", "set_at")

@@ -109,6 +109,16 @@ class Dispute(models.Model):
                 | Q(kind="dispute", round__isnull=False),
                 name="moderation_case_has_its_subject",
             ),
+            # Nobody handles a case they filed or that reports them (the players of the
+            # round are checked by the services: a CHECK cannot see another table).
+            models.CheckConstraint(
+                condition=Q(moderator__isnull=True)
+                | (
+                    ~Q(moderator=models.F("filed_by"))
+                    & (Q(reported_user__isnull=True) | ~Q(moderator=models.F("reported_user")))
+                ),
+                name="moderation_not_own_case",
+            ),
         ]
         indexes = [models.Index(fields=["status", "created_at"], name="moderation_queue_idx")]
 
@@ -117,7 +127,11 @@ class Dispute(models.Model):
 
 
 class ModeratorLimit(models.Model):
-    """A moderator's own compensation limit, in stakes (else the site setting applies)."""
+    """What one moderator pays alone, in xu (else the site's settings apply).
+
+    Set by an admin other than the moderator (a CHECK constraint holds it too); it does not
+    scale with anything a moderator or a player chooses, such as a table's stake.
+    """
 
     moderator = models.OneToOneField(
         settings.AUTH_USER_MODEL,
@@ -126,14 +140,28 @@ class ModeratorLimit(models.Model):
         related_name="compensation_limit",
         primary_key=True,
     )
-    stakes = models.PositiveIntegerField(_("limit (stakes of the table)"))
+    per_payment = models.PositiveBigIntegerField(_("limit per payment (xu)"))
+    per_day = models.PositiveBigIntegerField(_("limit per 24 hours (xu)"))
+    set_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("set by"),
+        on_delete=models.PROTECT,
+        related_name="+",
+    )
+    set_at = models.DateTimeField(_("set"), auto_now=True)
 
     class Meta:
         verbose_name = _("compensation limit")
         verbose_name_plural = _("compensation limits")
+        constraints = [
+            # Nobody sets their own limit.
+            models.CheckConstraint(
+                condition=~Q(set_by=models.F("moderator")), name="moderation_limit_not_own"
+            ),
+        ]
 
     def __str__(self) -> str:
-        return f"{self.moderator_id}: {self.stakes} stakes"
+        return f"{self.moderator_id}: {self.per_payment} xu, {self.per_day} xu / 24 h"
 
 
 class ActionKind(models.TextChoices):
@@ -149,6 +177,8 @@ class ActionKind(models.TextChoices):
     LIFT_SUSPENSION = "lift_suspension", _("Lifted a suspension")
     SET_LIMIT = "set_limit", _("Set a moderator's compensation limit")
     VOID_ROUND = "void_round", _("Voided a round")
+    REFUSED = "refused", _("Was refused an action")
+    CLOSE_TABLE = "close_table", _("Closed a table")
 
 
 class StaffAction(models.Model):
@@ -243,6 +273,15 @@ class Compensation(models.Model):
                 name="moderation_four_eyes",
             ),
             models.CheckConstraint(condition=Q(amount__gt=0), name="moderation_amount_positive"),
+            # Nobody is paid by a compensation they asked for or decided.
+            models.CheckConstraint(
+                condition=~Q(recipient=models.F("requested_by")),
+                name="moderation_not_paid_by_own_request",
+            ),
+            models.CheckConstraint(
+                condition=Q(decided_by__isnull=True) | ~Q(decided_by=models.F("recipient")),
+                name="moderation_not_paid_by_own_decision",
+            ),
             # One compensation per case, paid or waiting; a rejected one can be asked again.
             models.UniqueConstraint(
                 fields=["dispute"],

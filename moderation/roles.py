@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from accounts.roles import is_admin, is_moderator
+from accounts.roles import holds_staff_role, is_admin, is_moderator
 
-__all__ = ["can_moderate", "is_admin"]
+__all__ = ["can_moderate", "holds_staff_role", "is_admin"]
 
 
 def can_moderate(user: Any) -> bool:

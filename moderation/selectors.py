@@ -24,6 +24,7 @@ from ledger.services import fee_on_gain, round_wallet_results
 from moderation.errors import NotFound
 from moderation.models import (
     ActionKind,
+    Category,
     Compensation,
     CompensationStatus,
     Dispute,
@@ -52,11 +53,13 @@ def dispute_for(user: Any, dispute_id: Any) -> Dispute:
     return dispute
 
 
-def _as_int(value: Any) -> int | None:
+def _as_int(value: Any, maximum: int = 2**63 - 1) -> int | None:
+    """A whole number from a query string, or None (not a number, negative, or too big)."""
     try:
-        return int(value)
-    except (TypeError, ValueError):
+        number = int(value)
+    except (TypeError, ValueError):  # "²" passes str.isdigit() and fails here
         return None
+    return number if 0 <= number <= maximum else None
 
 
 # --- Players -----------------------------------------------------------------------------
@@ -80,6 +83,9 @@ def notifications_of(user: Any) -> QuerySet[Notification]:
 
 # --- The queue ---------------------------------------------------------------------------
 
+MAX_AGE_HOURS = 24 * 365 * 20
+"""The largest "older than" filter (20 years); a larger one is ignored."""
+
 
 def queue(
     *,
@@ -93,20 +99,25 @@ def queue(
     cases = Dispute.objects.select_related(
         "round", "table", "filed_by", "reported_user", "moderator"
     ).order_by("created_at")
-    cases = cases.filter(status=status) if status else cases.exclude(status=Status.RESOLVED)
-    if category:
+    # A filter value that cannot mean anything is ignored, never an error.
+    if status in Status.values:
+        cases = cases.filter(status=status)
+    else:
+        cases = cases.exclude(status=Status.RESOLVED)
+    if category in Category.values:
         cases = cases.filter(category=category)
-    if table and table.isdigit():
-        cases = cases.filter(table_id=int(table))
+    table_id = _as_int(table)
+    if table_id is not None:
+        cases = cases.filter(table_id=table_id)
     if user:
         match = Q(filed_by__username__iexact=user) | Q(reported_user__username__iexact=user)
-        if user.isdigit():
-            match |= Q(filed_by_id=int(user)) | Q(reported_user_id=int(user))
+        user_id = _as_int(user)
+        if user_id is not None:
+            match |= Q(filed_by_id=user_id) | Q(reported_user_id=user_id)
         cases = cases.filter(match)
-    if older_than_hours and older_than_hours.isdigit():
-        cases = cases.filter(
-            created_at__lte=timezone.now() - timedelta(hours=int(older_than_hours))
-        )
+    hours = _as_int(older_than_hours, maximum=MAX_AGE_HOURS)
+    if hours is not None:
+        cases = cases.filter(created_at__lte=timezone.now() - timedelta(hours=hours))
     return cases
 
 
@@ -233,8 +244,9 @@ def search_users(q: str) -> QuerySet[User]:
     if not q:
         return User.objects.none()
     match = Q(username__icontains=q) | Q(display_name__icontains=q)
-    if q.isdigit():
-        match |= Q(pk=int(q))
+    user_id = _as_int(q)
+    if user_id is not None:
+        match |= Q(pk=user_id)
     return User.objects.filter(match).order_by("username")[:50]
 
 

@@ -7,22 +7,26 @@ is a new, append-only `StaffAction` row.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from functools import wraps
+from typing import Any, TypeVar
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.db.models import Sum
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from accounts import services as account_services
 from accounts.errors import AccountError
 from accounts.models import User
-from games import services as game_services
+from games import services as games
 from games.errors import GameError
 from games.errors import NotFound as GameNotFound
 from games.models import Round, RoundPlayer, RoundState, Seat, Table
-from games.selectors import settle_round_result
+from games.selectors import active_round, settle_round_result
 from ledger import services as ledger
 from ledger.errors import LedgerError
 from moderation.errors import Forbidden, ModerationError, NotFound
@@ -43,9 +47,10 @@ from moderation.models import (
     Status,
     UserIP,
 )
-from moderation.roles import can_moderate, is_admin
+from moderation.roles import can_moderate, holds_staff_role, is_admin
 
 MAX_TEXT = 2000
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 # --- The audit log and notifications ----------------------------------------------------
@@ -83,8 +88,20 @@ def _require_moderator(user: User) -> None:
         raise Forbidden()
 
 
+def _clean_text(value: Any) -> str:
+    """Free text from a form: at most MAX_TEXT characters, no NUL (PostgreSQL refuses it)."""
+    text = value if isinstance(value, str) else ""
+    if "\x00" in text:
+        raise ModerationError(
+            _("The text contains a character that is not allowed."), code="bad_text"
+        )
+    if len(text) > MAX_TEXT:
+        raise ModerationError(_("Please keep it under 2000 characters."), code="text_too_long")
+    return text.strip()
+
+
 def _require_reason(reason: str) -> str:
-    reason = (reason or "").strip()
+    reason = _clean_text(reason)
     if not reason:
         raise ModerationError(_("A reason is required."), code="reason_required")
     return reason
@@ -106,6 +123,81 @@ def _state(dispute: Dispute) -> dict[str, Any]:
         "outcome": dispute.outcome,
         "resolution": dispute.resolution,
     }
+
+
+# --- Separation of duties -----------------------------------------------------------------
+
+
+def concerns(user: User, dispute: Dispute) -> bool:
+    """The case is about this user: they filed it, it reports them, or they played its round.
+
+    A report made from a table (no round) also concerns the table's host and whoever sits
+    there. Such a user neither handles the case nor decides what it pays.
+    """
+    if user.pk in (dispute.filed_by_id, dispute.reported_user_id):
+        return True
+    if dispute.round_id is not None:
+        return RoundPlayer.objects.filter(round_id=dispute.round_id, user=user).exists()
+    if dispute.table_id is not None:
+        return (
+            Table.objects.filter(pk=dispute.table_id, host=user).exists()
+            or Seat.objects.filter(table_id=dispute.table_id, user=user).exists()
+        )
+    return False
+
+
+def _refuse_conflict(staff: User, dispute: Dispute) -> None:
+    if concerns(staff, dispute):
+        raise Forbidden(
+            _("This case concerns you: another staff member must handle it."),
+            code="conflict_of_interest",
+        )
+
+
+def _refuse_staff_filer(dispute: Dispute) -> None:
+    """A staff member is never paid by a case they filed (an admin adjusts, if ever)."""
+    if holds_staff_role(dispute.filed_by):
+        raise Forbidden(_("A staff member is never paid by a case they filed."), code="staff_filer")
+
+
+def record_refusal(
+    actor: User, tried: str, target_type: str, target_id: Any, error: ModerationError
+) -> StaffAction:
+    """A staff rule said no: the audit log keeps who tried what, and why it was refused."""
+    target = f"{target_type}:{_as_id(target_id)}"
+    return StaffAction.objects.create(
+        actor=actor,
+        action=ActionKind.REFUSED,
+        target_type=target_type[:32],
+        target_id=str(_as_id(target_id)),
+        target_repr=f"{tried} {target}"[:200],
+        reason=error.message,
+        after={"tried": str(tried), "code": error.code},
+    )
+
+
+# Refusals of the separation-of-duty rules and limits that are recorded (every Forbidden is).
+RECORDED_REFUSALS = {"amount_too_large", "resettlement_too_large", "admin_limit"}
+
+
+def _refusals_recorded(tried: str, target_type: str) -> Callable[[F], F]:
+    """Record a refused staff action after its transaction rolled back (so the row stays)."""
+
+    def decorate(func: F) -> F:
+        @wraps(func)
+        def wrapped(actor: User, target_id: Any, *args: Any, **kwargs: Any) -> Any:
+            try:
+                return func(actor, target_id, *args, **kwargs)
+            except NotFound:
+                raise
+            except ModerationError as exc:
+                if isinstance(exc, Forbidden) or exc.code in RECORDED_REFUSALS:
+                    record_refusal(actor, tried, target_type, target_id, exc)
+                raise
+
+        return wrapped  # type: ignore[return-value]
+
+    return decorate
 
 
 # --- Players: disputes, reports, notifications -----------------------------------------
@@ -133,8 +225,7 @@ def file_dispute(
         )
     if category not in Category.values:
         raise ModerationError(_("Choose a category."), code="bad_category")
-    if len(text) > MAX_TEXT:
-        raise ModerationError(_("Please keep it under 2000 characters."), code="text_too_long")
+    text = _clean_text(text)
     ended = round_.settled_at or round_.dealt_at
     if now - ended > dispute_window():
         raise ModerationError(
@@ -187,10 +278,9 @@ def report_player(
         raise ModerationError(_("You cannot report yourself."), code="self_report")
     if category not in Category.values:
         raise ModerationError(_("Choose a category."), code="bad_category")
-    if not text.strip():
+    text = _clean_text(text)
+    if not text:
         raise ModerationError(_("Tell us what happened."), code="text_required")
-    if len(text) > MAX_TEXT:
-        raise ModerationError(_("Please keep it under 2000 characters."), code="text_too_long")
     round_: Round | None = None
     table: Table | None = None
     if round_id not in (None, ""):
@@ -237,10 +327,12 @@ def mark_notifications_read(user: User) -> int:
 # --- Moderators: claim and resolve -------------------------------------------------------
 
 
+@_refusals_recorded(ActionKind.CLAIM, "moderation.dispute")
 @transaction.atomic
 def claim(moderator: User, dispute_id: Any) -> Dispute:
     _require_moderator(moderator)
     dispute = _lock_dispute(dispute_id)
+    _refuse_conflict(moderator, dispute)
     if dispute.status == Status.IN_REVIEW and dispute.moderator_id == moderator.pk:
         return dispute  # a double click claims once
     if dispute.status != Status.OPEN:
@@ -260,12 +352,14 @@ def claim(moderator: User, dispute_id: Any) -> Dispute:
 
 
 def _require_handler(moderator: User, dispute: Dispute) -> None:
+    _refuse_conflict(moderator, dispute)
     if dispute.status != Status.IN_REVIEW:
         raise ModerationError(_("Claim the case first."), code="not_in_review")
     if dispute.moderator_id != moderator.pk and not is_admin(moderator):
         raise Forbidden(_("Another moderator is handling this case."), code="not_yours")
 
 
+@_refusals_recorded(ActionKind.RESOLVE, "moderation.dispute")
 @transaction.atomic
 def resolve(moderator: User, dispute_id: Any, *, outcome: str, resolution: str) -> Dispute:
     """Close a case as upheld or rejected with a text the player sees."""
@@ -309,40 +403,102 @@ def record_replay_view(moderator: User, round_: Round) -> StaffAction:
 # --- Remedies: compensation (four eyes above the limit), re-settlement ------------------
 
 
-def limit_stakes(moderator: User) -> int:
-    """The moderator's own limit in stakes, or the site's default."""
-    own = ModeratorLimit.objects.filter(moderator=moderator).values_list("stakes", flat=True)
-    found = own.first()
-    return int(settings.MODERATION_COMPENSATION_LIMIT_STAKES if found is None else found)
+@dataclass(frozen=True)
+class Limits:
+    """What a staff member pays alone, in xu: per payment and per rolling 24 hours."""
+
+    per_payment: int
+    per_day: int
 
 
-def compensation_limit(dispute: Dispute, moderator: User) -> int:
-    """What this moderator may pay alone for this case: their limit × the table's stake."""
-    stake = dispute.round.stake if dispute.round else dispute.table.stake if dispute.table else 0
-    return limit_stakes(moderator) * int(stake)
+def limits_of(staff: User) -> Limits:
+    """An admin: the site's threshold for admins. A moderator: their own, else the default."""
+    if is_admin(staff):
+        threshold = settings.MODERATION_ADMIN_SOLO_LIMIT_XU
+        return Limits(threshold, threshold)
+    own = ModeratorLimit.objects.filter(moderator=staff).first()
+    if own is not None:
+        return Limits(own.per_payment, own.per_day)
+    return Limits(
+        settings.MODERATION_COMPENSATION_LIMIT_XU, settings.MODERATION_COMPENSATION_DAILY_LIMIT_XU
+    )
 
 
+def paid_alone_since(staff: User, since: datetime) -> int:
+    """What this staff member paid without a second pair of eyes since a time."""
+    paid = Compensation.objects.filter(
+        requested_by=staff,
+        decided_by__isnull=True,
+        status=CompensationStatus.PAID,
+        created_at__gte=since,
+    ).aggregate(total=Sum("amount"))["total"]
+    return int(paid or 0)
+
+
+def solo_allowance(staff: User, now: datetime | None = None) -> int:
+    """The largest payment this staff member may make alone right now."""
+    limits = limits_of(staff)
+    spent = paid_alone_since(staff, (now or timezone.now()) - timedelta(hours=24))
+    return max(0, min(limits.per_payment, limits.per_day - spent))
+
+
+def _amount(value: Any) -> int:
+    """A compensation amount from a form: 1 xu up to the site's maximum."""
+    amount = _int_or_none(value)
+    maximum = settings.MODERATION_AMOUNT_MAX_XU
+    if amount is None or amount <= 0:
+        raise ModerationError(
+            _("The amount must be a whole number of xu above zero."), code="bad_amount"
+        )
+    if amount > maximum:
+        raise ModerationError(
+            _("A compensation is at most %(max)s xu."), code="amount_too_large", max=maximum
+        )
+    return amount
+
+
+@_refusals_recorded(ActionKind.SET_LIMIT, "accounts.user")
 @transaction.atomic
-def set_compensation_limit(admin: User, moderator_id: Any, *, stakes: Any, reason: str) -> User:
-    """An admin sets one moderator's limit (in stakes of the table)."""
+def set_compensation_limit(
+    admin: User, moderator_id: Any, *, per_payment: Any, per_day: Any, reason: str
+) -> User:
+    """An admin sets what another moderator pays alone (xu per payment, per 24 hours)."""
     if not is_admin(admin):
         raise Forbidden()
     reason = _require_reason(reason)
-    stakes = _int_or_none(stakes)
-    if stakes is None or not 0 <= stakes <= 100_000:
-        raise ModerationError(_("The limit is 0 to 100000 stakes."), code="bad_limit")
+    maximum = settings.MODERATION_AMOUNT_MAX_XU
+    one, day = _int_or_none(per_payment), _int_or_none(per_day)
+    if one is None or day is None or not 0 <= one <= day <= maximum:
+        raise ModerationError(
+            _(
+                "A limit is 0 to %(max)s xu, and the limit per payment is at most the limit "
+                "per 24 hours."
+            ),
+            code="bad_limit",
+            max=maximum,
+        )
     moderator = User.objects.filter(pk=_as_id(moderator_id)).first()
     if moderator is None or not can_moderate(moderator):
         raise NotFound()
-    before = {"stakes": limit_stakes(moderator)}
-    ModeratorLimit.objects.update_or_create(moderator=moderator, defaults={"stakes": stakes})
+    if moderator.pk == admin.pk:
+        raise Forbidden(_("Nobody sets their own limit."), code="own_limit")
+    if is_admin(moderator):
+        raise ModerationError(
+            _("An admin's own payments follow the site's threshold for admins."),
+            code="admin_limit",
+        )
+    limits = limits_of(moderator)
+    before = {"per_payment": limits.per_payment, "per_day": limits.per_day}
+    ModeratorLimit.objects.update_or_create(
+        moderator=moderator, defaults={"per_payment": one, "per_day": day, "set_by": admin}
+    )
     _audit(
         admin,
         ActionKind.SET_LIMIT,
         moderator,
         reason=reason,
         before=before,
-        after={"stakes": stakes},
+        after={"per_payment": one, "per_day": day},
     )
     return moderator
 
@@ -360,24 +516,25 @@ def _pay(compensation: Compensation, actor: User) -> None:
     compensation.status = CompensationStatus.PAID
 
 
+@_refusals_recorded(ActionKind.COMPENSATE, "moderation.dispute")
 @transaction.atomic
 def compensate(moderator: User, dispute_id: Any, *, amount: Any, reason: str) -> Compensation:
-    """Pay the player from the house for this case, or ask an admin above the limit."""
+    """Pay the filer from the house for this case, or ask an admin above the limits."""
     _require_moderator(moderator)
     reason = _require_reason(reason)
-    amount = _int_or_none(amount)
-    if amount is None or amount <= 0:
-        raise ModerationError(
-            _("The amount must be a whole number of xu above zero."), code="bad_amount"
-        )
+    amount = _amount(amount)
+    # One staff member's payments are serialised on their user row, so two payments at
+    # once cannot both fit under the same rolling 24-hour limit.
+    User.objects.select_for_update().filter(pk=moderator.pk).first()
     dispute = _lock_dispute(dispute_id)
     _require_handler(moderator, dispute)
+    _refuse_staff_filer(dispute)
     if dispute.compensations.exclude(status=CompensationStatus.REJECTED).exists():
         raise ModerationError(
             _("This case already has a compensation paid or waiting for approval."),
             code="already_compensated",
         )
-    limit = compensation_limit(dispute, moderator)
+    allowance = solo_allowance(moderator)
     compensation = Compensation.objects.create(
         dispute=dispute,
         recipient_id=dispute.filed_by_id,
@@ -386,13 +543,13 @@ def compensate(moderator: User, dispute_id: Any, *, amount: Any, reason: str) ->
         requested_by=moderator,
         status=CompensationStatus.PENDING,
     )
-    if amount > limit:
+    if amount > allowance:
         _audit(
             moderator,
             ActionKind.REQUEST_COMPENSATION,
             compensation,
             reason=reason,
-            after={"amount": amount, "limit": limit, "status": compensation.status},
+            after={"amount": amount, "allowance": allowance, "status": compensation.status},
             dispute=dispute,
         )
         return compensation
@@ -406,7 +563,7 @@ def compensate(moderator: User, dispute_id: Any, *, amount: Any, reason: str) ->
         ActionKind.COMPENSATE,
         compensation,
         reason=reason,
-        after={"amount": amount, "limit": limit, "transfer": compensation.transfer_id},
+        after={"amount": amount, "allowance": allowance, "transfer": compensation.transfer_id},
         dispute=dispute,
     )
     _notify(dispute.filed_by_id, NotificationKind.COMPENSATED, dispute=dispute, amount=amount)
@@ -430,8 +587,11 @@ def _decidable(admin: User, compensation: Compensation) -> None:
         raise Forbidden(
             _("Four eyes: someone else must approve your own request."), code="four_eyes"
         )
+    _refuse_conflict(admin, compensation.dispute)
+    _refuse_staff_filer(compensation.dispute)
 
 
+@_refusals_recorded(ActionKind.APPROVE_COMPENSATION, "moderation.compensation")
 @transaction.atomic
 def approve_compensation(admin: User, compensation_id: Any, *, reason: str = "") -> Compensation:
     compensation = _lock_compensation(compensation_id)
@@ -447,7 +607,7 @@ def approve_compensation(admin: User, compensation_id: Any, *, reason: str = "")
         admin,
         ActionKind.APPROVE_COMPENSATION,
         compensation,
-        reason=reason.strip(),
+        reason=_clean_text(reason),
         before={"status": CompensationStatus.PENDING},
         after={"status": compensation.status, "transfer": compensation.transfer_id},
         dispute=compensation.dispute,
@@ -461,6 +621,7 @@ def approve_compensation(admin: User, compensation_id: Any, *, reason: str = "")
     return compensation
 
 
+@_refusals_recorded(ActionKind.REJECT_COMPENSATION, "moderation.compensation")
 @transaction.atomic
 def reject_compensation(admin: User, compensation_id: Any, *, reason: str) -> Compensation:
     reason = _require_reason(reason)
@@ -488,6 +649,7 @@ def correct_deltas(round_: Round) -> dict[int, int]:
     return {p.user_id: result.settlement.player(str(p.position)).xu for p in result.players}
 
 
+@_refusals_recorded(ActionKind.RESETTLE, "games.round")
 @transaction.atomic
 def resettle(
     moderator: User, round_id: Any, *, reason: str, dispute_id: Any = None
@@ -506,6 +668,11 @@ def resettle(
         raise NotFound() from None
     if round_.state != RoundState.SETTLED:
         raise ModerationError(_("Only a settled round can be settled again."), code="not_settled")
+    if RoundPlayer.objects.filter(round=round_, user=moderator).exists():
+        raise Forbidden(
+            _("You played this round: another staff member must settle it again."),
+            code="conflict_of_interest",
+        )
     dispute = None
     if dispute_id not in (None, ""):
         dispute = _lock_dispute(dispute_id)
@@ -514,6 +681,14 @@ def resettle(
             raise ModerationError(_("This case is about another round."), code="other_round")
     deltas = correct_deltas(round_)
     paid, house = ledger.round_wallet_results(round_.pk)
+    moving = sum(max(0, deltas.get(u, 0) - paid.get(u, 0)) for u in {*deltas, *paid})
+    if moving > settings.MODERATION_AMOUNT_MAX_XU:
+        raise ModerationError(
+            _("This re-settlement would pay %(amount)s xu, more than the %(max)s xu allowed."),
+            code="resettlement_too_large",
+            amount=moving,
+            max=settings.MODERATION_AMOUNT_MAX_XU,
+        )
     try:
         transfers = ledger.resettle_round(round_.pk, deltas, reason=reason, actor=moderator)
     except LedgerError as exc:
@@ -548,14 +723,21 @@ def resettle(
     return resettlement
 
 
+@_refusals_recorded(ActionKind.VOID_ROUND, "games.round")
 @transaction.atomic
 def void_round(moderator: User, round_id: Any, *, reason: str) -> Round:
     """Void a round still being played: every stake goes back, nobody wins or loses."""
     _require_moderator(moderator)
     reason = _require_reason(reason)
+    # Voiding gives a losing player their stake back: never for a round one plays in.
+    if RoundPlayer.objects.filter(round_id=_as_id(round_id), user=moderator).exists():
+        raise Forbidden(
+            _("You are playing this round: another staff member must void it."),
+            code="conflict_of_interest",
+        )
     try:
-        round_ = game_services.void_round(
-            round_id, reason=game_services.VoidReason.STAFF, by=moderator, note=reason
+        round_ = games.void_round(
+            round_id, reason=games.VoidReason.STAFF, by=moderator, note=reason
         )
     except GameNotFound:
         raise NotFound() from None
@@ -597,6 +779,7 @@ def _target_user(moderator: User, user_id: Any) -> User:
     return user
 
 
+@_refusals_recorded(ActionKind.SUSPEND, "accounts.user")
 @transaction.atomic
 def suspend(moderator: User, user_id: Any, *, hours: Any, reason: str) -> User:
     """Suspend for a number of hours; the reason is shown to the user."""
@@ -621,6 +804,7 @@ def suspend(moderator: User, user_id: Any, *, hours: Any, reason: str) -> User:
     return user
 
 
+@_refusals_recorded(ActionKind.LIFT_SUSPENSION, "accounts.user")
 @transaction.atomic
 def lift_suspension(moderator: User, user_id: Any, *, reason: str) -> User:
     _require_moderator(moderator)
@@ -638,6 +822,31 @@ def lift_suspension(moderator: User, user_id: Any, *, reason: str) -> User:
     )
     _notify(user.pk, NotificationKind.SUSPENSION_LIFTED)
     return user
+
+
+# --- Tables -------------------------------------------------------------------------------
+
+
+@_refusals_recorded(ActionKind.CLOSE_TABLE, "games.table")
+@transaction.atomic
+def close_table(moderator: User, table_id: Any, *, reason: str) -> Table:
+    """Close a table (it leaves the lobby); a round in progress plays on, nothing is voided."""
+    _require_moderator(moderator)
+    reason = _require_reason(reason)
+    table = Table.objects.filter(pk=_as_id(table_id)).first()
+    if table is None:
+        raise NotFound()
+    before = {"open": table.is_open, "seated": table.seat_set.count()}
+    closed = games.close_table(table.pk) or table  # None only for the sweep's conditional close
+    _audit(
+        moderator,
+        ActionKind.CLOSE_TABLE,
+        closed,
+        reason=reason,
+        before=before,
+        after={"open": closed.is_open, "round_running": active_round(closed) is not None},
+    )
+    return closed
 
 
 # --- Addresses (collusion signals) -------------------------------------------------------

@@ -24,6 +24,7 @@ urlpatterns = [
     path("users/<int:user_id>/suspend/", views.suspend, name="suspend"),
     path("users/<int:user_id>/lift/", views.lift_suspension, name="lift_suspension"),
     path("users/<int:user_id>/limit/", views.set_limit, name="set_limit"),
+    path("tables/<int:table_id>/close/", views.close_table, name="close_table"),
     path("signals/", views.signals, name="signals"),
     # Admins
     path("dashboard/", views.dashboard, name="dashboard"),

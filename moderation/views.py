@@ -6,6 +6,7 @@ from collections.abc import Callable
 from functools import wraps
 from typing import Any, cast
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
@@ -17,10 +18,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts.models import User
+from accounts.roles import holds_staff_role, in_good_standing
 from games.models import Round, RoundPlayer
 from ledger import selectors as ledger_selectors
 from moderation import selectors, services
-from moderation.errors import ModerationError, NotFound
+from moderation.errors import Forbidden, ModerationError, NotFound
 from moderation.models import (
     Category,
     Dispute,
@@ -42,6 +44,15 @@ def _only(check: Callable[[Any], bool]) -> Callable[[View], View]:
         @login_required
         def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
             if not check(request.user):
+                if holds_staff_role(request.user) and not in_good_standing(request.user):
+                    # Suspended or deactivated staff: no staff power, and the log says who tried.
+                    services.record_refusal(
+                        _user(request),
+                        view.__name__,
+                        "url",
+                        0,
+                        Forbidden(_("A suspended staff member has no staff powers.")),
+                    )
                 raise Http404()
             return view(request, *args, **kwargs)
 
@@ -152,7 +163,9 @@ def case_detail(request: HttpRequest, dispute_id: int) -> HttpResponse:
     if staff:
         context.update(
             {
-                "limit": services.compensation_limit(case, _user(request)),
+                "limit": services.solo_allowance(_user(request)),
+                "concerns_you": services.concerns(_user(request), case),
+                "amount_max": settings.MODERATION_AMOUNT_MAX_XU,
                 "compensations": case.compensations.select_related("requested_by", "decided_by"),
                 "actions": case.actions.select_related("actor"),
                 "outcomes": Outcome.choices,
@@ -272,7 +285,7 @@ def replay(request: HttpRequest, round_id: int) -> HttpResponse:
             "closure": ledger_selectors.round_closure(round_.pk),
             "settle_again": rows,
             "differs": bool(rows) and any(r.difference for r in rows or []),
-            "dispute_id": request.GET.get("case", ""),
+            "dispute_id": _case_id(request.GET.get("case")) or "",
             "resettlements": Resettlement.objects.filter(round=round_).select_related("actor"),
         },
     )
@@ -281,7 +294,7 @@ def replay(request: HttpRequest, round_id: int) -> HttpResponse:
 @require_POST
 @moderator_only
 def resettle(request: HttpRequest, round_id: int) -> HttpResponse:
-    dispute_id = request.POST.get("case") or None
+    dispute_id = _case_id(request.POST.get("case"))
     holder: dict[str, Any] = {}
 
     def run() -> None:
@@ -316,6 +329,15 @@ def void_round(request: HttpRequest, round_id: int) -> HttpResponse:
     return redirect(_replay_url(round_id))
 
 
+def _case_id(value: Any) -> int | None:
+    """The case a replay was opened from, when the parameter names one (else None)."""
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        return None
+    return number if 0 < number < 2**63 else None
+
+
 def _replay_url(round_id: int) -> str:
     from django.urls import reverse
 
@@ -338,7 +360,7 @@ def user_detail(request: HttpRequest, user_id: int) -> HttpResponse:
             "target": target,
             "now": timezone.now(),
             "target_moderates": can_moderate(target),
-            "limit_stakes": services.limit_stakes(target),
+            "limits": services.limits_of(target),
             **selectors.user_overview(target),
         },
     )
@@ -381,12 +403,27 @@ def set_limit(request: HttpRequest, user_id: int) -> HttpResponse:
         lambda: services.set_compensation_limit(
             _user(request),
             user_id,
-            stakes=request.POST.get("stakes"),
+            per_payment=request.POST.get("per_payment"),
+            per_day=request.POST.get("per_day"),
             reason=request.POST.get("reason", ""),
         ),
         _("The compensation limit was set."),
     )
     return redirect("moderation:user_detail", user_id)
+
+
+@require_POST
+@moderator_only
+def close_table(request: HttpRequest, table_id: int) -> HttpResponse:
+    _act(
+        request,
+        lambda: services.close_table(
+            _user(request), table_id, reason=request.POST.get("reason", "")
+        ),
+        _("The table is closed. A round in progress plays on to its end."),
+    )
+    back = _case_id(request.POST.get("case"))
+    return redirect("moderation:case_detail", back) if back else redirect("moderation:queue")
 
 
 @moderator_only

@@ -31,7 +31,13 @@ from games.services.rounds import (
 from games.services.seats import set_client_seed, sit, stand
 from games.services.showdown import SUMMARY_SECONDS, advance_round
 from games.services.sweeper import sweep_due
-from games.services.tables import MIN_BALANCE_STAKES, create_table, open_table
+from games.services.tables import (
+    MIN_BALANCE_STAKES,
+    close_empty_tables,
+    close_table,
+    create_table,
+    open_table,
+)
 from games.services.voiding import VoidReason, void_round
 
 __all__ = [
@@ -41,6 +47,8 @@ __all__ = [
     "SUMMARY_SECONDS",
     "VoidReason",
     "advance_round",
+    "close_empty_tables",
+    "close_table",
     "connected",
     "create_table",
     "disconnected",

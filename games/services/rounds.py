@@ -70,6 +70,8 @@ def start_round(user: User, table_id: int) -> Round:
     table = lock_table(table_id)
     if table.host_id != user.pk:
         raise RoundError(_("Only the host can start the round."), code="not_host")
+    if not table.is_open:
+        raise RoundError(_("This table is closed."), code="table_closed")
     if active_round(table) is not None:
         raise RoundError(_("A round is already being played."), code="round_running")
     if table.seat_set.count() < 2:
@@ -93,7 +95,7 @@ def start_round_when_due(
         table = lock_table(table_id, skip_locked=skip_locked)
     except NotFound:
         return None
-    if table.start_at is None:
+    if table.start_at is None or not table.is_open:
         return None
     if expected_start_at is not None and table.start_at.isoformat() != expected_start_at:
         return None  # the countdown restarted or was cancelled since this timer was set

@@ -1,10 +1,15 @@
-"""Opening tables."""
+"""Opening and closing tables."""
 
 from __future__ import annotations
 
+import logging
+from datetime import datetime, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
+from django.db.models import Exists, OuterRef
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
@@ -12,17 +17,25 @@ from games import events
 from games.errors import GameError
 from games.models import (
     Preset,
+    Round,
+    Seat,
     Table,
 )
 from games.rules import Rules, RulesConfigError
 from games.selectors import (
+    LIVE_STATES,
+    active_round,
     lobby_row,
 )
-from games.services.seats import sit
+from games.services.common import bump, lock_table
+from games.services.seats import remove_seat, sit
+
+logger = logging.getLogger(__name__)
 
 MIN_BALANCE_STAKES = 20
 
 
+@transaction.atomic
 def create_table(
     host: User,
     *,
@@ -57,6 +70,7 @@ def create_table(
     minimum = MIN_BALANCE_STAKES * stake if min_balance is None else min_balance
     if minimum < 0:
         raise GameError(_("The minimum balance cannot be negative."), code="bad_min_balance")
+    _within_host_limits(host)
     table = Table.objects.create(
         name=name,
         host=host,
@@ -83,3 +97,95 @@ def open_table(host: User, *, sit_down: bool = True, **options: Any) -> Table:
     if sit_down:
         sit(host, table.pk)
     return table
+
+
+def _within_host_limits(host: User) -> None:
+    """One person opens at most TABLES_OPEN_PER_USER tables at once, TABLES_CREATED_PER_HOUR
+    an hour. The house's tables (hosted by bots: demo and bot-only tables) do not count."""
+    if host.is_bot:
+        return
+    # Lock the host's row: two creations at once by one person cannot both pass the caps.
+    User.objects.select_for_update().filter(pk=host.pk).first()
+    mine = Table.objects.filter(host=host)
+    most = settings.TABLES_OPEN_PER_USER
+    if mine.filter(is_open=True).count() >= most:
+        raise GameError(
+            _("You already have %(n)s open tables. Play at one or leave it empty to close."),
+            code="too_many_tables",
+            n=most,
+        )
+    per_hour = settings.TABLES_CREATED_PER_HOUR
+    if mine.filter(created_at__gte=timezone.now() - timedelta(hours=1)).count() >= per_hour:
+        raise GameError(
+            _("You opened %(n)s tables in the last hour. Please wait a little."),
+            code="creating_too_fast",
+            n=per_hour,
+        )
+
+
+@transaction.atomic
+def close_table(table_id: Any, *, if_empty_before: datetime | None = None) -> Table | None:
+    """Close a table: it leaves the lobby at once and nobody can sit or start a round.
+
+    A round in progress is never voided: it plays on to its settlement, and whoever is
+    still seated is stood up by the next sweep once it is over (``close_empty_tables``).
+    With ``if_empty_before`` (the sweep), only a table still empty since before then is
+    closed; None when it was not.
+    """
+    table = lock_table(table_id)
+    seated = list(table.seat_set.all())
+    if if_empty_before is not None and (
+        seated or table.empty_since is None or table.empty_since > if_empty_before
+    ):
+        return None  # someone sat down since the sweep looked
+    live = active_round(table) is not None
+    if table.is_open:
+        table.is_open = False
+        table.start_at = None
+        bump(table, "is_open", "start_at")
+        events.to_table(
+            table.pk,
+            {
+                "type": "table_closed",
+                "table": table.pk,
+                "version": table.version,
+                "round_running": live,
+            },
+        )
+    if not live:
+        for seat in seated:
+            remove_seat(table, seat, reason="table_closed")
+    # Last, so the lobby hears it after any seat change above.
+    events.to_lobby({"type": "table_closed", "table": table.pk})
+    return table
+
+
+def close_empty_tables(now: datetime | None = None) -> int:
+    """The periodic sweep: close tables people left empty; stand up closed tables' players.
+
+    Notes when each open table was first seen empty (``Table.empty_since``); one that
+    stays empty for TABLE_EMPTY_CLOSE_MINUTES is closed. A closed table whose last round
+    is over has its remaining seats freed.
+    """
+    now = now or timezone.now()
+    seated = Exists(Seat.objects.filter(table=OuterRef("pk")))
+    live = Exists(Round.objects.filter(table=OuterRef("pk"), state__in=LIVE_STATES))
+    people = Table.objects.filter(is_open=True, host__is_bot=False)
+    # Not service writes a client sees (no version): only the sweep's own bookkeeping.
+    people.filter(seated, empty_since__isnull=False).update(empty_since=None)
+    people.filter(~seated, empty_since__isnull=True).update(empty_since=now)
+    cutoff = now - timedelta(minutes=settings.TABLE_EMPTY_CLOSE_MINUTES)
+    due = list(people.filter(~seated, empty_since__lte=cutoff).values_list("pk", flat=True))
+    closed = 0
+    for table_id in due:
+        try:
+            closed += close_table(table_id, if_empty_before=cutoff) is not None
+        except Exception:
+            logger.exception("could not close empty table %s", table_id)
+    leftovers = Table.objects.filter(seated, ~live, is_open=False).values_list("pk", flat=True)
+    for table_id in list(leftovers):
+        try:
+            close_table(table_id)
+        except Exception:
+            logger.exception("could not free the seats of closed table %s", table_id)
+    return closed

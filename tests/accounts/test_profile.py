@@ -20,3 +20,13 @@ def test_the_profile_needs_a_login(client):
     response = client.get(reverse("accounts:profile"))
     assert response.status_code == 302
     assert reverse("accounts:login") in response["Location"]
+
+
+def test_the_profile_sets_the_language_cookie_with_the_switchs_flags(client, make_user):
+    client.force_login(make_user("an"))
+    from_profile = client.post(reverse("accounts:profile"), {"language": "en"}).cookies
+    from_switch = client.post(reverse("accounts:set_language"), {"language": "en"}).cookies
+    name = "django_language"
+    flags = ("max-age", "samesite", "secure", "httponly", "path")
+    assert {f: from_profile[name][f] for f in flags} == {f: from_switch[name][f] for f in flags}
+    assert from_profile[name]["samesite"] == "Lax"

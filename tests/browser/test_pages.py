@@ -23,6 +23,7 @@ def test_the_interface_switches_to_english(pages, shoot) -> None:  # type: ignor
     page = pages.login("em", PHONE)
     assert page.locator("html").get_attribute("lang") == "vi"
     assert page.locator("#lobby-title").inner_text() == "Các bàn"
+    page.locator("[data-testid=menu-toggle]").click()  # a phone: the links are in the menu
     page.locator(".lang-switch button[value=en]").click()
     page.wait_for_selector("html[lang=en]")
     assert page.locator("#lobby-title").inner_text() == "Tables"
@@ -38,6 +39,7 @@ def test_the_interface_switches_to_english(pages, shoot) -> None:  # type: ignor
     assert "costs nothing" in page.locator("#leave-cost").inner_text()
     page.click("#leave-confirm")
     page.wait_for_url(re.compile(r".*/lobby/$"))
+    page.locator("[data-testid=menu-toggle]").click()
     page.locator(".lang-switch button[value=vi]").click()
     page.wait_for_selector("html[lang=vi]")
 

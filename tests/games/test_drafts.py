@@ -270,7 +270,7 @@ def test_the_owner_of_a_hand_played_for_them_is_sent_what_was_played_and_nobody_
     table = _table(players[0])
     round_ = _deal(players, table)
     sent: list[tuple[str, dict]] = []  # type: ignore[type-arg]
-    monkeypatch.setattr(events, "_send", lambda group, payload: sent.append((group, payload)))
+    monkeypatch.setattr(events, "_send", lambda group, payload, *_: sent.append((group, payload)))
     with django_capture_on_commit_callbacks(execute=True):
         _to_the_showdown(round_)
     private = [(g, p) for g, p in sent if p["type"] == "submission"]

@@ -119,6 +119,16 @@ def test_the_table_page_links_to_how_to_play_and_offers_disputes_and_reports(  #
 ) -> None:
     client.force_login(players[0])
     page = client.get(reverse("games:table", kwargs={"table_id": table.pk})).content.decode()
-    assert reverse("games:rules") in page
+    assert f'href="{reverse("games:rules")}#preset-portal"' in page
     assert '"dispute": "/moderation/rounds/0/dispute/"' in page
     assert '"report": "/moderation/report/0/"' in page
+
+
+def test_the_table_page_names_bonuses_in_the_readers_language(client, players, table) -> None:  # type: ignore[no-untyped-def]
+    """The summary's bonus names come from games.rules, in English for an English reader."""
+    players[0].preferred_language = "en"
+    players[0].save(update_fields=["preferred_language"])
+    client.force_login(players[0])
+    page = client.get(reverse("games:table", kwargs={"table_id": table.pk})).content.decode()
+    assert '"quads_chi1": "Four of a kind in chi 1"' in page
+    assert "Tứ quý chi đầu" not in page

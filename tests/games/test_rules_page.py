@@ -55,11 +55,8 @@ def test_bonuses_scoops_and_instant_wins_match_the_presets_tables(page, preset) 
     for key in BONUS_KEYS:
         row = re.search(rf'data-bonus="{key}"><td>([^<]+)</td><td class="num">(\d+)</td>', section)
         assert row and row.groups() == (BONUS_NAMES[key][0], str(rules.bonus[key]))
-    assert f"gấp {rules.scoop_one} lần" in section
-    assert (
-        f"ít nhất {rules.scoop_all_min} đối thủ" in section
-        and f"gấp {rules.scoop_all} lần" in section
-    )
+    assert f"trả đối thủ đó ×{rules.scoop_one}" in section
+    assert f"ít nhất {rules.scoop_all_min} đối thủ, trả mỗi người ×{rules.scoop_all}" in section
     shown = re.findall(r'data-instant="(\w+)"', section)
     assert shown == [kind for kind, units in rules.instant.items() if units > 0]
     for kind in shown:
@@ -86,3 +83,12 @@ def test_the_page_is_in_english_for_an_english_reader(client, make_user) -> None
     assert f"<b>{Category.STRAIGHT_FLUSH.name_en}</b>" in page
     assert f"<b>{Category.STRAIGHT_FLUSH.name_vi}</b>" not in page
     assert BONUS_NAMES["quads_chi1"][1] in page
+
+
+def test_the_straight_flush_order_is_measured_from_the_engine(page) -> None:  # type: ignore[no-untyped-def]
+    wheel, six_high = parse_cards("5C 4C 3C 2C AC"), parse_cards("6C 5C 4C 3C 2C")
+    for preset in PRESET_NAMES:
+        second = eval5(wheel, preset) > eval5(six_high, preset)
+        note = _section(page, preset)
+        assert ("rồi A-2-3-4-5" in note) == second
+    assert "rồi A-2-3-4-5" in _section(page, "portal")  # RULES.md section 3

@@ -90,6 +90,12 @@ def test_the_dashboard_shows_the_ledger_figures(admin_client_: Client, played: N
     assert page.context["open_rounds"] == 1
     assert page.context["last_check"].ok
     assert b'data-figure="house_revenue">30<' in page.content
+    assert 'data-figure="circulation">30.000<' in page.content.decode()  # grouped, as xu
+
+
+def test_the_transfer_list_groups_amounts(admin_client_: Client, played: None) -> None:
+    page = admin_client_.get(reverse("admin:ledger_transfer_changelist")).content.decode()
+    assert ">10.000<" in page  # a sign-up grant, grouped like every amount of xu
 
 
 def test_the_statement_shows_each_posting_with_the_running_balance(

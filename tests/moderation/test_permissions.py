@@ -127,8 +127,8 @@ def test_above_the_limit_a_compensation_waits_for_a_second_pair_of_eyes(
     moderator, admin, player = people["moderator"], people["admin"], people["player"]
     balance = ledger_selectors.balance(player)
     services.claim(moderator, case.pk)
-    limit = services.compensation_limit(case, moderator)
-    assert limit == 50 * 10
+    limit = services.solo_allowance(moderator)
+    assert limit == 5_000  # MODERATION_COMPENSATION_LIMIT_XU, whatever the table's stake
     pending = services.compensate(moderator, case.pk, amount=limit + 1, reason="Big bug")
     assert pending.status == "pending" and pending.transfer is None
     assert ledger_selectors.balance(player) == balance
@@ -152,7 +152,7 @@ def test_an_admin_cannot_approve_their_own_request(
 ) -> None:
     admin = people["admin"]
     services.claim(admin, case.pk)
-    request = services.compensate(admin, case.pk, amount=10_000, reason="Big bug")
+    request = services.compensate(admin, case.pk, amount=50_001, reason="Big bug")
     assert request.status == "pending"
     with pytest.raises(Forbidden) as refused:
         services.approve_compensation(admin, request.pk)
@@ -238,12 +238,13 @@ def test_an_admin_can_give_one_moderator_a_different_limit_and_it_is_audited(
     moderator, admin = people["moderator"], people["admin"]
     client.force_login(moderator)
     url = reverse("moderation:set_limit", args=[moderator.pk])
-    assert client.post(url, {"stakes": 1000, "reason": "x"}).status_code == 404
+    assert client.post(url, {"per_payment": 1000, "reason": "x"}).status_code == 404
     client.force_login(admin)
-    client.post(url, {"stakes": 5, "reason": "Mới vào nghề"})
-    assert services.compensation_limit(case, moderator) == 5 * 10
+    client.post(url, {"per_payment": 50, "per_day": 200, "reason": "Mới vào nghề"})
+    assert services.solo_allowance(moderator) == 50
     action = StaffAction.objects.get(action="set_limit")
-    assert (action.before, action.after) == ({"stakes": 50}, {"stakes": 5})
+    assert action.before == {"per_payment": 5_000, "per_day": 20_000}
+    assert action.after == {"per_payment": 50, "per_day": 200}
     services.claim(moderator, case.pk)
     assert services.compensate(moderator, case.pk, amount=51, reason="x").status == "pending"
 

@@ -57,7 +57,26 @@ def test_voiding_needs_a_reason(moderator: Any, live_round: Round) -> None:
 def test_a_player_cannot_void_a_round(players: list[Any], live_round: Round) -> None:
     with pytest.raises(Forbidden):
         services.void_round(players[0], live_round.pk, reason="I was losing")
-    assert not StaffAction.objects.exists()
+    live_round.refresh_from_db()
+    assert live_round.state == RoundState.ARRANGING
+    # The refusal is on the record (who tried what), nothing else is.
+    assert list(StaffAction.objects.values_list("action", "actor")) == [
+        (ActionKind.REFUSED, players[0].pk)
+    ]
+
+
+def test_a_moderator_cannot_void_a_round_they_play_in(
+    players: list[Any], moderator: Any, table: Table
+) -> None:
+    games.sit(moderator, table.pk)
+    games.sit(players[0], table.pk)
+    round_ = games.start_round(table.host, table.pk)
+    with pytest.raises(Forbidden) as refused:
+        services.void_round(moderator, round_.pk, reason="Losing hand")
+    assert refused.value.code == "conflict_of_interest"
+    round_.refresh_from_db()
+    assert round_.state == RoundState.ARRANGING
+    assert StaffAction.objects.get().action == ActionKind.REFUSED
 
 
 def test_a_settled_round_cannot_be_voided(moderator: Any, settled_round: Round) -> None:

@@ -10,7 +10,7 @@ from django.urls import Resolver404, resolve
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
-FILESYSTEM = ("/usr/", "/proc", "/tmp/", "/etc/", "/work/", "/dev/", "/var/")
+FILESYSTEM = ("/usr/", "/proc", "/tmp/", "/etc/", "/work/", "/dev/", "/var/", "/srv/")
 
 
 def _named_paths() -> list[tuple[str, str]]:

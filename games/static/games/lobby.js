@@ -71,17 +71,26 @@ function render() {
 
 for (const input of Object.values(filters)) input.addEventListener("change", render);
 
-const live = new Live("/ws/lobby/", {
+// The server sends one page of tables; this page's tables are kept live, a new table is
+// added while the page has room, and a closed one leaves.
+const page = new URLSearchParams(location.search).get("page") || "1";
+let pageSize = Infinity;
+const live = new Live(`/ws/lobby/?page=${encodeURIComponent(page)}`, {
   onMessage(message) {
     if (message.type === "lobby") {
       tables.clear();
       for (const row of message.tables) tables.set(row.id, row);
+      pageSize = message.pages > 1 ? message.tables.length : Infinity;
       render();
     } else if (message.type === "table") {
       const row = message.table;
       const known = tables.get(row.id);
       if (known && known.version > row.version) return;
-      tables.set(row.id, row);
+      if (row.open === false) tables.delete(row.id);
+      else if (known || tables.size < pageSize) tables.set(row.id, row);
+      render();
+    } else if (message.type === "table_closed") {
+      tables.delete(message.table);
       render();
     }
   },

@@ -114,6 +114,13 @@ export async function send(message) {
   return reply;
 }
 
+// One `sit` per intent: clicks while a sit is on its way send nothing more.
+let sitting = null;
+export function sitOnce(message) {
+  if (!sitting) sitting = send(message).finally(() => { sitting = null; });
+  return sitting;
+}
+
 // --- messages to the player ------------------------------------------------------------------
 
 export function showError(text) {

@@ -4,8 +4,8 @@ import { cardElement } from "../cards.js";
 import { instantName } from "../hands.js";
 import { autoArrangedBadge } from "../draft.js";
 import {
-  $, LANG, config, el, fmt, gettext, reducedMotion, roundPlayer, seatPlayer, send, setHeaderInPlay,
-  signed, state, xu,
+  $, LANG, config, el, fmt, gettext, reducedMotion, roundPlayer, seatPlayer, setHeaderInPlay, signed,
+  sitOnce, state, xu,
 } from "./core.js";
 
 /** Seats placed around me: me at the bottom, the others clockwise from my left. */
@@ -42,7 +42,7 @@ export function renderSeats() {
       if (!state.you.seated) {
         const sit = el("button", "button gold sit", gettext("Sit here"));
         sit.type = "button";
-        sit.addEventListener("click", () => send({ type: "sit", position }));
+        sit.addEventListener("click", () => sitOnce({ type: "sit", position }));
         node.append(sit);
       } else {
         node.append(el("span", "muted", gettext("Free seat")));
@@ -187,7 +187,7 @@ export function renderMe() {
     sit.id = "sit-button";
     // Before the first snapshot the page knows nothing to sit at.
     sit.disabled = !state.info || state.seats.length >= state.info.seats;
-    sit.addEventListener("click", () => send({ type: "sit" }));
+    sit.addEventListener("click", () => sitOnce({ type: "sit" }));
     head.append(sit);
     return;
   }

@@ -6,11 +6,8 @@ import { breakdownLine, scoopList } from "../results.js";
 import { $, config, el, fmt, gettext, myRound, ngettext, now, signed, state, xu } from "./core.js";
 import { nameOf } from "./seats.js";
 
-const BONUS_NAMES = {
-  trips_chi3: "Sám chi cuối", full_house_chi2: "Cù lũ chi giữa", quads_chi1: "Tứ quý chi đầu",
-  quads_chi2: "Tứ quý chi giữa", straight_flush_chi1: "Thùng phá sảnh chi đầu",
-  straight_flush_chi2: "Thùng phá sảnh chi giữa",
-};
+// Bonus names in the page's language, from games.rules (games.views.table puts them in config).
+const BONUS_NAMES = config.bonus_names || {};
 
 export function renderStage() {
   const round = state.round;

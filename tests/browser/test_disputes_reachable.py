@@ -1,0 +1,46 @@
+"""From the table, without typing a URL: "+ N in play" while arranging, Báo cáo on a seat,
+Khiếu nại in the summary, and the dispute form with its window explained."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from tests.browser.conftest import PASSWORD, PHONE
+
+
+def test_a_player_reaches_a_report_and_a_dispute_from_the_table_on_a_phone(
+    pages: Any, shoot: Any
+) -> None:
+    base = pages.site.url
+    page = pages.new(PHONE, "hoa")
+    page.goto(base + "/accounts/signup/")
+    page.fill("#id_username", "hoa")
+    page.fill("#id_password1", PASSWORD)
+    page.fill("#id_password2", PASSWORD)
+    page.locator("main form button[type=submit]").click()
+    page.wait_for_url(base + "/")
+    assert "10.000 xu" in page.locator(".messages").inner_text()  # the grant, said
+
+    page.click("#quick-play")
+    page.wait_for_url(re.compile(r".*/tables/\d+/$"))
+    page.wait_for_selector("#suggest:visible", timeout=30_000)
+    # The hold is shown as in play, next to the wallet, not as a loss.
+    in_play = page.locator("[data-testid=header-in-play]")
+    assert in_play.is_visible() and re.fullmatch(r"\+ [\d.]+ đang chơi", in_play.inner_text())
+    report = page.locator("#opponents .report-link").first
+    assert report.inner_text() == "Báo cáo"
+    assert re.search(r"/moderation/report/\d+/\?table=\d+$", report.get_attribute("href"))
+    assert page.locator("#me .report-link").count() == 0  # nobody reports themselves
+
+    page.click("#suggest")
+    page.locator("#suggestions button.suggestion").first.click()
+    page.click("#submit")
+    page.wait_for_selector("#summary:visible", timeout=60_000)
+    assert in_play.is_hidden()
+    dispute = page.locator("#summary .dispute-link")
+    assert dispute.inner_text() == "Khiếu nại"
+    shoot(page, "summary-dispute-link")
+    dispute.click()
+    page.wait_for_url(re.compile(r".*/moderation/rounds/\d+/dispute/$"))
+    assert "trong 7 ngày" in page.locator("main").inner_text()  # the window, explained

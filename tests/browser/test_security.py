@@ -1,0 +1,56 @@
+"""The pages under the site's Content-Security-Policy, and one sit per click intent."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from tests.browser.conftest import DESKTOP, PASSWORD
+
+pytestmark = pytest.mark.browser
+
+
+def _sign_up(pages: Any, username: str) -> Any:
+    """A fresh player of this test's own (the shared ones may be seated elsewhere)."""
+    page = pages.new(DESKTOP, username)
+    page.goto(pages.site.url + "/accounts/signup/")
+    page.fill("#id_username", username)
+    page.fill("#id_password1", PASSWORD)
+    page.fill("#id_password2", PASSWORD)
+    page.locator("main form button[type=submit]").click()
+    page.wait_for_url(pages.site.url + "/")
+    return page
+
+
+def test_every_page_sends_a_csp_its_scripts_satisfy(pages) -> None:  # type: ignore[no-untyped-def]
+    em = pages.login("em")
+    base = pages.site.url
+    for path in ["/", "/xu/statement/", "/history/", "/accounts/profile/", "/moderation/cases/"]:
+        response = em.goto(base + path)
+        policy = response.headers.get("content-security-policy", "")
+        assert "script-src 'self'" in policy and "frame-ancestors 'none'" in policy, path
+    em.goto(base + "/xu/statement/")
+    em.select_option("#kind", index=1)  # the select sends its form without an inline handler
+    em.wait_for_url(re.compile(r".*kind=.+"))
+    # Violations and console errors fail this test through the pages fixture.
+
+
+def test_a_double_click_on_sit_sends_one_sit(pages) -> None:  # type: ignore[no-untyped-def]
+    em = _sign_up(pages, "hai_lan")
+    sent: list[str] = []
+
+    def watch(ws: Any) -> None:
+        ws.on("framesent", lambda payload: sent.append(str(payload)))
+
+    em.on("websocket", watch)
+    em.fill("#id_name", "Bàn bấm đúp")
+    em.fill("#id_stake", "10")
+    em.click("#create-button")
+    em.wait_for_url(re.compile(r".*/tables/\d+/$"))
+    em.wait_for_selector("#sit-button")
+    em.dblclick("#sit-button")
+    em.wait_for_selector("#me .seat-head")
+    em.wait_for_timeout(300)
+    assert sum('"type":"sit"' in frame for frame in sent) == 1

@@ -1,0 +1,181 @@
+"""No client input kills a socket; a socket whose login session ended can do nothing."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import pytest
+from channels.auth import AuthMiddlewareStack
+from channels.db import database_sync_to_async
+from channels.routing import URLRouter
+from channels.testing import WebsocketCommunicator
+from django.contrib.sessions.models import Session
+from django.db import connections
+from django.test import Client
+from django.urls import reverse
+
+from games import consumers
+from games import services as games
+from games.consumers import MAX_MESSAGE_BYTES, parse_message
+from games.routing import websocket_urlpatterns
+from tests.wsclient import run_async
+
+HOSTILE = {
+    "nested brackets (2 KB)": "[" * 1000 + "]" * 1000,
+    "nested objects": '{"type":"ping","x":' + '{"a":' * 500 + "1" + "}" * 500 + "}",
+    "a megabyte ping": json.dumps({"type": "ping", "pad": "x" * 1_000_000}),
+    "just over the limit": json.dumps({"type": "ping", "pad": "x" * MAX_MESSAGE_BYTES}),
+    "multi-byte over the limit": json.dumps(
+        {"type": "ping", "pad": "ệ" * 6000}, ensure_ascii=False
+    ),
+    "a NUL": '{"type":"sit","seed":"\\u0000"}',
+    "a lone surrogate": '{"type":"client_seed","seed":"\\ud800"}',
+    "deep but small": '{"type":"ping","x":[[[[[[[[1]]]]]]]]}',
+}
+
+
+@pytest.mark.parametrize("name", list(HOSTILE))
+def test_a_hostile_message_is_refused_as_malformed_without_raising(name: str) -> None:
+    assert isinstance(parse_message(HOSTILE[name], None), str)
+
+
+def test_a_binary_frame_is_refused() -> None:
+    assert isinstance(parse_message(None, b'{"type":"ping"}'), str)
+
+
+def test_an_ordinary_message_is_parsed() -> None:
+    message = '{"type":"submit","round":3,"chi":[["AS","KS","QS","JS","TS"],["2C"],["3D"]]}'
+    assert parse_message(message, None) == json.loads(message)
+
+
+def _app() -> Any:
+    return AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+
+
+def _logged_in(user: Any) -> tuple[Client, bytes]:
+    client = Client()
+    client.force_login(user)
+    return client, f"sessionid={client.cookies['sessionid'].value}".encode()
+
+
+async def _done() -> None:
+    await database_sync_to_async(connections.close_all)()
+
+
+async def _open(table_id: int, cookie: bytes) -> WebsocketCommunicator:
+    socket = WebsocketCommunicator(_app(), f"/ws/tables/{table_id}/", headers=[(b"cookie", cookie)])
+    connected, _code = await socket.connect()
+    assert connected
+    assert (await socket.receive_json_from(timeout=5))["type"] == "snapshot"
+    return socket
+
+
+async def _reply(socket: WebsocketCommunicator, **message: Any) -> dict[str, Any]:
+    await socket.send_json_to(message)
+    while True:
+        reply = await socket.receive_json_from(timeout=5)
+        if reply.get("type") in ("ok", "error"):
+            return reply
+
+
+@pytest.fixture(autouse=True)
+def own_command_thread(monkeypatch: pytest.MonkeyPatch) -> Any:
+    """Table commands on a thread of this test's, whose connection is closed afterwards
+    (an open one would keep the test database from being dropped)."""
+    pool = ThreadPoolExecutor(max_workers=1)
+    monkeypatch.setattr(consumers, "_COMMAND_THREADS", pool)
+    yield
+    pool.submit(connections.close_all).result()
+    pool.shutdown()
+
+
+@pytest.fixture
+def table(make_user: Any) -> Any:
+    host = make_user("an")
+    return games.create_table(host, name="Bàn", stake=10)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_socket_survives_every_hostile_message_and_still_answers(table: Any) -> None:
+    _client, cookie = _logged_in(table.host)
+
+    async def run() -> list[str]:
+        socket = await _open(table.pk, cookie)
+        codes = []
+        for text in HOSTILE.values():
+            await socket.send_to(text_data=text)
+            codes.append((await socket.receive_json_from(timeout=5))["code"])
+        await socket.send_to(bytes_data=b"\xff\xfe")
+        codes.append((await socket.receive_json_from(timeout=5))["code"])
+        pong = await _reply(socket, type="ping", ref=1)
+        await socket.disconnect()
+        await _done()
+        return [*codes, pong["type"]]
+
+    assert run_async(run()) == ["malformed"] * (len(HOSTILE) + 1) + ["ok"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_logging_out_closes_that_sessions_sockets(table: Any) -> None:
+    client, cookie = _logged_in(table.host)
+    _other_client, other_cookie = _logged_in(table.host)  # another browser stays logged in
+
+    async def run() -> tuple[Any, Any]:
+        socket = await _open(table.pk, cookie)
+        other = await _open(table.pk, other_cookie)
+        await asyncio.to_thread(client.post, reverse("accounts:logout"))
+        closed = await socket.receive_output(timeout=5)
+        still = await _reply(other, type="ping")
+        await other.disconnect()
+        await _done()
+        return closed, still["type"]
+
+    closed, other_reply = run_async(run())
+    assert closed == {"type": "websocket.close", "code": 4401}
+    assert other_reply == "ok"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_socket_whose_session_ended_can_do_nothing(
+    table: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(consumers, "SESSION_CHECK_SECONDS", 0.0)
+    _client, cookie = _logged_in(table.host)
+
+    async def run() -> Any:
+        socket = await _open(table.pk, cookie)
+        await asyncio.to_thread(lambda: Session.objects.all().delete())
+        await socket.send_json_to({"type": "sit"})
+        closed = await socket.receive_output(timeout=5)
+        await _done()
+        return closed
+
+    assert run_async(run()) == {"type": "websocket.close", "code": 4401}
+    assert not table.seat_set.exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_anonymous_lobby_socket_gets_one_bounded_page(make_user: Any, settings: Any) -> None:
+    settings.TABLES_OPEN_PER_USER = settings.TABLES_CREATED_PER_HOUR = 1000
+    settings.LOBBY_PAGE_SIZE = 5
+    host = make_user("an")
+    for i in range(12):
+        games.create_table(host, name=f"Bàn {i}", stake=1)
+
+    async def run() -> tuple[dict[str, Any], dict[str, Any]]:
+        socket = WebsocketCommunicator(_app(), "/ws/lobby/?page=2")
+        connected, _code = await socket.connect()
+        assert connected
+        first = await socket.receive_json_from(timeout=5)
+        await socket.send_json_to({"type": "snapshot", "page": {"x": 1}})
+        other = await socket.receive_json_from(timeout=5)
+        await socket.disconnect()
+        await _done()
+        return first, other
+
+    first, other = run_async(run())
+    assert (len(first["tables"]), first["page"], first["pages"], first["total"]) == (5, 2, 3, 12)
+    assert (len(other["tables"]), other["page"]) == (5, 1)

@@ -1,0 +1,175 @@
+"""No input gives a 500: every URL pattern, every role, a fixed corpus of hostile values.
+
+Each URL is requested with every query parameter any view reads set to one hostile value,
+and (when it takes a POST) with every field of its forms set to it too; integer path
+arguments also get a value far beyond a bigint. Any 5xx fails, listed with what caused it.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Iterator
+from typing import Any
+from urllib.parse import urlencode
+
+import pytest
+from django.test import Client
+from django.urls import URLPattern, URLResolver, get_resolver
+
+from ledger.models import Account, Transfer
+from moderation import services as moderation
+from tests.moderation.conftest import _staff, play_round
+
+pytestmark = [pytest.mark.django_db, pytest.mark.postgres]
+
+HOSTILE = [
+    "a\x00b",
+    "²",  # str.isdigit() says yes, int() says no
+    "-1",
+    "99999999999999999999",  # beyond a bigint
+    "x" * 3000,
+]
+BAD_ENCODING = "%ff%fe%c3%28"
+# Every query parameter a view of this site or the Django admin reads.
+QUERY_NAMES = [
+    "status", "category", "table", "user", "older_than_hours", "page", "q", "round",
+    "actor", "next", "case", "settle_again", "kind", "o", "p", "e", "all", "language",
+    "_changelist_filters", "position", "amount", "reason", "hours", "outcome", "per_payment",
+    "per_day",
+]  # fmt: skip
+HUGE_ID = "99999999999999999999"
+FIELD = re.compile(r'<(?:input|select|textarea)[^>]*\bname="([^"]+)"')
+CONVERTER = re.compile(r"<(?:(\w+):)?(\w+)>")
+
+
+def _patterns(patterns: list[Any], prefix: str = "") -> Iterator[str]:
+    for pattern in patterns:
+        if isinstance(pattern, URLResolver):
+            yield from _patterns(pattern.url_patterns, prefix + str(pattern.pattern))
+        elif isinstance(pattern, URLPattern):
+            yield prefix + str(pattern.pattern)
+
+
+def _paths(route: str, ids: dict[str, Any]) -> tuple[str, list[str]]:
+    """The route with real ids, and (if it has any) with every integer id out of range."""
+    if "(?P<app_label>" in route:
+        return "/admin/ledger/", []
+    real = "/" + CONVERTER.sub(lambda m: str(ids.get(m.group(2), 1)), route)
+    huge = "/" + CONVERTER.sub(
+        lambda m: HUGE_ID if m.group(1) == "int" else str(ids.get(m.group(2), 1)), route
+    )
+    return real, [huge] if huge != real else []
+
+
+@pytest.fixture
+def world(make_user: Any) -> dict[str, Any]:
+    from games import services as games
+
+    players = [make_user(name) for name in ("an", "binh", "chi")]
+    moderator = _staff(make_user, "mod", moderator=True)
+    admin = _staff(make_user, "admin", admin=True)
+    table = games.create_table(
+        players[0],
+        name="Bàn",
+        stake=10,
+        rules_overrides={"arrange_seconds": 30, "reveal_seconds": 2, "start_seconds": 5},
+    )
+    round_ = play_round(players, table)
+    case = moderation.file_dispute(players[0], round_.pk, category="other", text="?")
+    moderation.claim(moderator, case.pk)
+    pending = moderation.compensate(moderator, case.pk, amount=100_000, reason="big")
+    ids = {
+        "round_id": round_.pk,
+        "table_id": table.pk,
+        "user_id": players[1].pk,
+        "dispute_id": case.pk,
+        "compensation_id": pending.pk,
+        "transfer_id": Transfer.objects.order_by("pk").first().pk,  # type: ignore[union-attr]
+        "account_id": Account.objects.order_by("pk").first().pk,  # type: ignore[union-attr]
+        "object_id": players[1].pk,
+        "uidb64": "MQ",
+        "token": "x-y",
+    }
+    roles = {"anonymous": None, "player": players[0], "moderator": moderator, "admin": admin}
+    return {"ids": ids, "roles": roles}
+
+
+def _full_corpus(role: str, route: str) -> bool:
+    """Where a role's requests reach code of their own; elsewhere one GET shows the answer.
+
+    Views parse their parameters the same for every role that gets past the permission
+    check: players (and visitors) cover the site, moderators and admins the pages only
+    they reach.
+    """
+    if role in ("anonymous", "player"):
+        return not route.startswith("admin/")
+    if role == "moderator":
+        return route.startswith("moderation/")
+    return route.startswith(("moderation/", "admin/"))
+
+
+ADMIN_VIEWS = re.compile(r"^admin/(\w+/\w+/(<path:object_id>/(change/)?)?$|ledger/|$)")
+
+
+def _send(client: Client, path: str, value: str | None, fields: list[str] | None) -> int:
+    """GET with every query parameter set to the value; POST the same as form fields too."""
+    if value is None:  # undecodable bytes, sent raw
+        query = "&".join(f"{n}={BAD_ENCODING}" for n in QUERY_NAMES)
+        body = "&".join(f"{n}={BAD_ENCODING}" for n in fields or [])
+    else:
+        query = urlencode(dict.fromkeys(QUERY_NAMES, value))
+        body = urlencode(dict.fromkeys(fields or [], value))
+    if fields is None:
+        return int(client.get(f"{path}?{query}").status_code)
+    return int(
+        client.post(
+            f"{path}?{query}", body, content_type="application/x-www-form-urlencoded"
+        ).status_code
+    )
+
+
+def test_no_hostile_value_in_any_parameter_of_any_url_gives_a_5xx(world: dict[str, Any]) -> None:
+    started = time.monotonic()
+    routes = sorted(
+        route
+        for route in set(_patterns(get_resolver().url_patterns))
+        if not route.startswith("admin/") or ADMIN_VIEWS.match(route)
+    )
+    failures: list[str] = []
+    requests = 0
+    for role, user in world["roles"].items():
+        client = Client(raise_request_exception=False)
+        if user is not None:
+            client.force_login(user)
+        for route in routes:
+            if route.startswith("admin/") and role != "admin":
+                continue  # the Django admin answers everyone else with its login page
+            real, huge = _paths(route, world["ids"])
+            for path in huge:  # ids out of any range: one GET and one empty POST
+                for fields in (None, []):
+                    requests += 1
+                    if (status := _send(client, path, "", fields)) >= 500:
+                        failures.append(f"{role} {path} {fields}: {status}")
+            page = client.get(real)
+            requests += 1
+            if page.status_code >= 500:
+                failures.append(f"{role} GET {real}: {page.status_code}")
+                continue
+            if not _full_corpus(role, route):
+                continue
+            ok_page = page.status_code == 200 and not page.streaming
+            html = page.content.decode(errors="replace") if ok_page else ""
+            fields = None
+            if page.status_code == 405 or 'method="post"' in html:
+                named = {n for n in FIELD.findall(html) if n != "csrfmiddlewaretoken"}
+                fields = sorted({*named, *QUERY_NAMES})
+            for value in [*HOSTILE, None]:
+                requests += 1
+                if (status := _send(client, real, value, fields)) >= 500:
+                    failures.append(f"{role} {real} = {value!r:.30} {fields and 'POST'}: {status}")
+                if "logout" in route and user is not None:
+                    client.force_login(user)
+    elapsed = time.monotonic() - started
+    print(f"{requests} requests in {elapsed:.1f} s")
+    assert not failures, "\n".join(failures)
