@@ -13,9 +13,9 @@ def test_a_player_reaches_a_report_and_a_dispute_from_the_table_on_a_phone(
     pages: Any, shoot: Any
 ) -> None:
     base = pages.site.url
-    page = pages.new(PHONE, "hoa")
+    page = pages.new(PHONE, "hoa_moi")
     page.goto(base + "/accounts/signup/")
-    page.fill("#id_username", "hoa")
+    page.fill("#id_username", "hoa_moi")
     page.fill("#id_password1", PASSWORD)
     page.fill("#id_password2", PASSWORD)
     page.locator("main form button[type=submit]").click()
