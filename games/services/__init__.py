@@ -13,6 +13,7 @@ round log every step shares), ``tables``, ``seats``, ``presence``, ``countdown``
 """
 
 from games.services.common import new_client_seed, new_server_seed
+from games.services.countdown import SUMMARY_SECONDS
 from games.services.presence import (
     AWAY_AFTER,
     CONNECTION_TTL,
@@ -29,7 +30,7 @@ from games.services.rounds import (
     submit_arrangement,
 )
 from games.services.seats import set_client_seed, sit, stand
-from games.services.showdown import SUMMARY_SECONDS, advance_round
+from games.services.showdown import advance_round
 from games.services.sweeper import sweep_due
 from games.services.tables import (
     MIN_BALANCE_STAKES,

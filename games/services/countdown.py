@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
@@ -14,6 +15,10 @@ from games.selectors import (
     active_round,
 )
 from games.services.common import bump, table_event
+from games.signals import round_settled, send_on_commit
+
+SUMMARY_SECONDS = 6
+"""How long a round's end (its summary, or the voided notice) shows before the next deal."""
 
 
 def schedule_auto_start(table: Table) -> None:
@@ -50,3 +55,14 @@ def enqueue_start(table_id: int, when: datetime) -> None:
         lambda: start_round_when_due.apply_async((table_id, when.isoformat()), eta=when),
         robust=True,
     )
+
+
+def round_over(table: Table, event: dict[str, Any]) -> None:
+    """A round has ended (settled or voided): tell the table and the lobby, let what follows
+    a round (bots tidying up, the next countdown) follow."""
+    bump(table)
+    seated = table.seat_set.count()
+    table_event(table, event, lobby=True, taken=seated, state="waiting")
+    send_on_commit(round_settled, table_id=table.pk, round_id=event["round"])
+    if seated >= 2:
+        set_start(table, timezone.now() + timedelta(seconds=SUMMARY_SECONDS), taken=seated)

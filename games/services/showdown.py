@@ -25,17 +25,13 @@ from games.selectors import (
     summary_payload,
 )
 from games.services.common import bump, enqueue_advance, lock_round, log, table_event
-from games.services.countdown import set_start
+from games.services.countdown import round_over
 from games.services.rounds import play_for_the_absent
 from games.services.voiding import VoidReason, void
-from games.signals import round_settled, send_on_commit
 from ledger import services as ledger
 from maubinh_site.logcontext import log_context
 
 logger = logging.getLogger(__name__)
-
-SUMMARY_SECONDS = 6
-"""How long the summary shows before the next round is dealt."""
 
 
 def begin_showdown(table: Table, round_: Round) -> None:
@@ -160,16 +156,5 @@ def settle(table: Table, round_: Round) -> None:
             "server_seed": round_.server_seed,
         },
     )
-    bump(table)
-    seated = table.seat_set.count()
-    table_event(
-        table,
-        {"type": "settled", **summary_payload(round_, players)},
-        lobby=True,
-        taken=seated,
-        state="waiting",
-    )
     logger.info("settled")
-    send_on_commit(round_settled, table_id=table.pk, round_id=round_.pk)
-    if seated >= 2:
-        set_start(table, timezone.now() + timedelta(seconds=SUMMARY_SECONDS), taken=seated)
+    round_over(table, {"type": "settled", **summary_payload(round_, players)})

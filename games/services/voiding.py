@@ -8,7 +8,6 @@ through the ledger in the same transaction as the round's change of state.
 from __future__ import annotations
 
 import logging
-from datetime import timedelta
 from typing import Any
 
 from django.db import transaction
@@ -19,9 +18,8 @@ from accounts.models import User
 from games.errors import RoundError
 from games.models import Round, RoundState, Table
 from games.selectors import round_transfer_ids, void_payload
-from games.services.common import bump, lock_round, log, table_event
-from games.services.countdown import set_start
-from games.signals import round_settled, send_on_commit
+from games.services.common import lock_round, log
+from games.services.countdown import round_over
 from ledger import services as ledger
 
 logger = logging.getLogger(__name__)
@@ -69,19 +67,5 @@ def void(
         },
         by,
     )
-    bump(table)
-    seated = table.seat_set.count()
-    table_event(
-        table,
-        {"type": "voided", **void_payload(round_, reason)},
-        lobby=True,
-        taken=seated,
-        state="waiting",
-    )
     logger.warning("round voided (%s)", reason)
-    # Whatever follows a finished round (bots tidying up, the next countdown) follows.
-    send_on_commit(round_settled, table_id=table.pk, round_id=round_.pk)
-    if seated >= 2:
-        from games.services.showdown import SUMMARY_SECONDS
-
-        set_start(table, timezone.now() + timedelta(seconds=SUMMARY_SECONDS), taken=seated)
+    round_over(table, {"type": "voided", **void_payload(round_, reason)})
