@@ -81,3 +81,11 @@ class StaffOnly(LedgerError):
 class SelfPayment(LedgerError):
     code = "self_payment"
     default_message = _("Staff cannot pay themselves: another staff member must do it.")
+
+
+class NeedsSecondAdmin(LedgerError):
+    code = "needs_second_admin"
+    default_message = _(
+        "Adjustments above %(limit)s xu in 24 hours need a second admin: file it as a"
+        " compensation in moderation, where another admin approves it."
+    )

@@ -32,6 +32,7 @@ from ledger.errors import (
     InvalidAmount,
     InvalidSettlement,
     LedgerError,
+    NeedsSecondAdmin,
     NotReversible,
     ReasonRequired,
     RoundAlreadyClosed,
@@ -380,6 +381,8 @@ def adjust_balance(
     wallet, issuance = wallet_key(user.pk), issuance_key(key)
     debit, credit = (issuance, wallet) if amount > 0 else (wallet, issuance)
     _refuse_self_payment(actor, credit)
+    if amount > 0:
+        _within_solo_limit(actor, amount)
     leg = Leg(
         kind=TransferKind.ADJUSTMENT,
         debit=debit,
@@ -390,6 +393,21 @@ def adjust_balance(
         reason=reason,
     )
     return post_transfers([leg])[0].transfer
+
+
+def _within_solo_limit(actor: Any, amount: int) -> None:
+    """One admin alone mints at most MODERATION_ADMIN_SOLO_LIMIT_XU into wallets in 24 hours;
+    more goes through a compensation that a second admin approves (moderation)."""
+    limit = settings.MODERATION_ADMIN_SOLO_LIMIT_XU
+    since = timezone.now() - timedelta(hours=24)
+    minted = Transfer.objects.filter(
+        kind=TransferKind.ADJUSTMENT,
+        actor_id=actor.pk,
+        debit__kind=AccountKind.ISSUANCE,
+        created_at__gte=since,
+    ).aggregate(total=Sum("amount"))["total"]
+    if (minted or 0) + amount > limit:
+        raise NeedsSecondAdmin(limit=Xu(limit))
 
 
 def flag_bot(user: Any) -> Account:

@@ -5,7 +5,13 @@ from typing import Any
 import pytest
 
 from ledger import selectors, services
-from ledger.errors import InsufficientFunds, InvalidAmount, ReasonRequired, StaffOnly
+from ledger.errors import (
+    InsufficientFunds,
+    InvalidAmount,
+    NeedsSecondAdmin,
+    ReasonRequired,
+    StaffOnly,
+)
 
 
 def test_staff_can_add_xu_with_a_reason(player: Any, staff: Any) -> None:
@@ -47,3 +53,18 @@ def test_repeating_an_adjustment_key_posts_once(player: Any, staff: Any) -> None
     again = services.adjust_balance(player, 5, reason="r", actor=staff, key="ticket-1")
     assert again.pk == first.pk
     assert selectors.balance(player) == 10_005
+
+
+def test_one_admin_alone_cannot_mint_more_than_the_solo_limit_in_a_day(
+    player: Any, staff: Any, settings: Any
+) -> None:
+    settings.MODERATION_ADMIN_SOLO_LIMIT_XU = 1_000
+    services.adjust_balance(player, 600, reason="Outage", actor=staff)
+    with pytest.raises(NeedsSecondAdmin):
+        services.adjust_balance(player, 500, reason="Outage, again", actor=staff)
+    with pytest.raises(NeedsSecondAdmin):
+        services.adjust_balance(player, 1_000_000, reason="Alone", actor=staff)
+    assert selectors.balance(player) == 10_600
+    services.adjust_balance(player, -500, reason="Taking back is not a payment", actor=staff)
+    services.adjust_balance(player, 400, reason="Up to the limit", actor=staff)
+    assert selectors.balance(player) == 10_500
