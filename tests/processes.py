@@ -10,7 +10,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -121,24 +121,32 @@ def daphne(env: Mapping[str, str], log: Path, port: int | None = None) -> Iterat
 
 @contextmanager
 def daphne_process(
-    env: Mapping[str, str], log: Path, port: int | None = None
+    env: Mapping[str, str],
+    log: Path,
+    port: int | None = None,
+    host: str = "127.0.0.1",
+    prefix: Sequence[str] = (),
 ) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
-    """Like ``daphne``, also yielding the process (for tests that kill it)."""
+    """Like ``daphne``, also yielding the process (for tests that kill it).
+
+    ``prefix`` runs it through another command (``ip netns exec NAME``: on another "host").
+    """
     if env.get("DEBUG", "").lower() not in {"1", "true", "yes", "on"}:
         collect_static(env)
     port = port or free_port()
     args = [
+        *prefix,
         PYTHON,
         "-m",
         "daphne",
         "-b",
-        "127.0.0.1",
+        host,
         "-p",
         str(port),
         "maubinh_site.asgi:application",
     ]
     with running(args, env, log) as proc:
-        base = f"http://127.0.0.1:{port}"
+        base = f"http://{host}:{port}"
         try:
             wait_for_http(base + "/healthz")
         except TimeoutError:
@@ -155,9 +163,14 @@ def celery_worker(
     beat: Path | None = None,
     pool: str = "solo",
     concurrency: int = 1,
+    prefix: Sequence[str] = (),
 ) -> Iterator[subprocess.Popen[bytes]]:
-    """A Celery worker process; with ``beat`` (a schedule file) it also runs the beat."""
+    """A Celery worker process; with ``beat`` (a schedule file) it also runs the beat.
+
+    ``prefix`` runs it through another command (``ip netns exec NAME``: on another "host").
+    """
     args = [
+        *prefix,
         PYTHON,
         "-m",
         "celery",

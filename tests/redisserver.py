@@ -19,17 +19,18 @@ REDIS_SERVER = shutil.which("redis-server")
 class PrivateRedis:
     """An empty, non-persistent Redis on a free port that a test may kill and restart."""
 
-    def __init__(self, workdir: Path) -> None:
+    def __init__(self, workdir: Path, host: str = "127.0.0.1") -> None:
+        self.host = host
         self.port = free_port()
-        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.url = f"redis://{host}:{self.port}/0"
         self.workdir = workdir
         self.proc: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
         assert REDIS_SERVER is not None
         self.proc = subprocess.Popen(
-            [REDIS_SERVER, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
-             "--appendonly", "no", "--dir", str(self.workdir)],
+            [REDIS_SERVER, "--port", str(self.port), "--bind", self.host, "--save", "",
+             "--appendonly", "no", "--dir", str(self.workdir), "--protected-mode", "no"],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )  # fmt: skip
@@ -57,8 +58,10 @@ class PrivateRedis:
 
 
 @contextmanager
-def private_redis(workdir: Path) -> Iterator[PrivateRedis]:
-    server = PrivateRedis(workdir)
+def private_redis(workdir: Path, host: str = "127.0.0.1") -> Iterator[PrivateRedis]:
+    """A private Redis listening on ``host`` (another address than loopback: reached over a
+    link by other network namespaces, tests/netns.py)."""
+    server = PrivateRedis(workdir, host)
     server.start()
     try:
         yield server

@@ -15,12 +15,20 @@ from tests.processes import celery_worker, daphne, site_env, stop
 from tests.services import TEST_REDIS_URL
 
 
-def test_database_url() -> str:
+def test_database_address() -> tuple[str, int]:
     db = settings.DATABASES["default"]
-    return (
-        f"postgres://{db['USER']}:{db['PASSWORD']}@{db['HOST'] or '127.0.0.1'}:"
-        f"{db['PORT'] or 5432}/{db['NAME']}"
-    )
+    return db["HOST"] or "127.0.0.1", int(db["PORT"] or 5432)
+
+
+def test_database_url() -> str:
+    return database_url_at(test_database_address())
+
+
+def database_url_at(address: tuple[str, int]) -> str:
+    """The test database's URL at another address (a relay's)."""
+    db = settings.DATABASES["default"]
+    host, port = address
+    return f"postgres://{db['USER']}:{db['PASSWORD']}@{host}:{port}/{db['NAME']}"
 
 
 @dataclass
