@@ -81,6 +81,11 @@ class Host:
                 raise RuntimeError(f"{self.name}: processes survived SIGKILL: {self.pids()}")
             time.sleep(0.05)
 
+    def delete(self) -> None:
+        """Kill the host's processes, then delete it: its link goes with it."""
+        self.kill()
+        ip("netns", "del", self.name, check=False)
+
 
 @dataclass
 class Network:
@@ -90,18 +95,13 @@ class Network:
     gateway: str
     hosts: list[Host] = field(default_factory=list)
 
-    def remove(self, host: Host) -> None:
-        """Kill the host's processes, then delete it: its link goes with it."""
-        host.kill()
-        ip("netns", "del", host.name, check=False)
-
 
 def _free_subnet() -> ipaddress.IPv4Network:
     """A /24 in 10.200.0.0/13 that no address or route of this machine touches."""
     used = re.findall(r"(\d+\.\d+\.\d+\.\d+(?:/\d+)?)", ip("-4", "route") + ip("-4", "addr"))
     taken = [ipaddress.ip_network(item, strict=False) for item in used]
     for _ in range(100):
-        subnet = ipaddress.ip_network(
+        subnet = ipaddress.IPv4Network(
             f"10.{random.randint(200, 207)}.{random.randint(0, 255)}.0/24"
         )
         if not any(subnet.overlaps(other) for other in taken):
@@ -119,7 +119,7 @@ def _remove_leftovers() -> None:
             if name in links:
                 ip("link", "del", name, check=False)
             else:
-                Network("", "").remove(Host(name, ""))
+                Host(name, "").delete()
 
 
 @contextlib.contextmanager
@@ -136,7 +136,7 @@ def network(hosts: int = 2) -> Iterator[Network]:
         ip("addr", "add", f"{net.gateway}/{subnet.prefixlen}", "dev", net.bridge)
         ip("link", "set", net.bridge, "up")
         for index in range(hosts):
-            host = Host(f"{tag}{index}", addresses[index + 1])
+            host = Host(f"{tag}h{index}", addresses[index + 1])
             ip("netns", "add", host.name)
             net.hosts.append(host)
             # The host's end of the link is its eth0; the root namespace's end joins the bridge.
@@ -150,5 +150,5 @@ def network(hosts: int = 2) -> Iterator[Network]:
         yield net
     finally:
         for host in net.hosts:
-            net.remove(host)
+            host.delete()
         ip("link", "del", net.bridge, check=False)

@@ -8,11 +8,11 @@ import asyncio
 import contextlib
 import threading
 from collections import Counter
-from collections.abc import Iterator
 
 
 class TcpRelay:
-    """Listens on ``host`` (a free port) and pipes every connection to ``target``."""
+    """Listens on ``host`` (a free port) and pipes every connection to ``target``, for the
+    duration of a ``with`` block."""
 
     def __init__(self, host: str, target: tuple[str, int]) -> None:
         self.host = host
@@ -24,13 +24,14 @@ class TcpRelay:
         self._thread = threading.Thread(target=self._run, name="tcp-relay", daemon=True)
         self._failure: BaseException | None = None
 
-    def start(self) -> None:
+    def __enter__(self) -> TcpRelay:
         self._thread.start()
         self._ready.wait(10)
         if self._failure is not None or not self.port:
             raise RuntimeError(f"the relay did not start: {self._failure!r}")
+        return self
 
-    def stop(self) -> None:
+    def __exit__(self, *exc_info: object) -> None:
         if self._thread.is_alive():
             self._loop.call_soon_threadsafe(self._loop.stop)
             self._thread.join(10)
@@ -79,13 +80,3 @@ async def _pipe(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> N
         writer.close()
         with contextlib.suppress(ConnectionError, OSError):
             await writer.wait_closed()
-
-
-@contextlib.contextmanager
-def tcp_relay(host: str, target: tuple[str, int]) -> Iterator[TcpRelay]:
-    relay = TcpRelay(host, target)
-    relay.start()
-    try:
-        yield relay
-    finally:
-        relay.stop()

@@ -8,11 +8,21 @@ import subprocess
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from django.conf import settings
+from django.contrib.auth.hashers import make_password
 
 from tests.processes import celery_worker, daphne, site_env, stop
 from tests.services import TEST_REDIS_URL
+
+
+def servers_can_log_in(users: list[Any], password: str) -> list[Any]:
+    """The servers hash with PBKDF2 (the tests' fast MD5 is in-process only)."""
+    for user in users:
+        user.password = make_password(password, hasher="pbkdf2_sha256")
+        user.save(update_fields=["password"])
+    return users
 
 
 def test_database_address() -> tuple[str, int]:

@@ -27,7 +27,7 @@ from tests import netns
 from tests.games import live
 from tests.processes import PYTHON, celery_worker, collect_static, daphne_process, site_env
 from tests.redisserver import PrivateRedis, private_redis
-from tests.tcprelay import TcpRelay, tcp_relay
+from tests.tcprelay import TcpRelay
 
 DAPHNE_PORT = 8001  # every host has its own ports
 
@@ -49,7 +49,7 @@ class TwoHosts:
 
     def kill(self, host: netns.Host) -> None:
         """The host dies: kill -9 of everything on it, then its link is gone."""
-        self.network.remove(host)
+        host.delete()
 
     def reaches(self, host: netns.Host, address: tuple[str, int]) -> bool:
         """Whether a program on ``host`` can open a TCP connection to ``address``."""
@@ -79,7 +79,7 @@ class TwoHosts:
 def two_hosts(logs: Path) -> Iterator[TwoHosts]:
     with contextlib.ExitStack() as exits:
         network = exits.enter_context(netns.network(hosts=2))
-        relay = exits.enter_context(tcp_relay(network.gateway, live.test_database_address()))
+        relay = exits.enter_context(TcpRelay(network.gateway, live.test_database_address()))
         redis = exits.enter_context(private_redis(logs, host=network.gateway))
         env = site_env(
             DATABASE_URL=live.database_url_at((network.gateway, relay.port)),

@@ -7,7 +7,6 @@ import json
 
 import pytest
 import websockets
-from django.contrib.auth.hashers import make_password
 from django.core.management import call_command
 
 from games import services
@@ -15,7 +14,7 @@ from games.models import Round, RoundState
 from games.selectors import settle_round_result
 from ledger import selectors as ledger_selectors
 from tests.games.arranging import naive_arrangement
-from tests.games.live import live_stack
+from tests.games.live import live_stack, servers_can_log_in
 from tests.wsclient import Player, card_strings, login, run_async
 
 pytestmark = [
@@ -36,11 +35,7 @@ def stack(tmp_path):  # type: ignore[no-untyped-def]
 
 @pytest.fixture
 def players(players, password):  # type: ignore[no-untyped-def]
-    """The servers hash with PBKDF2 (the tests' fast MD5 is in-process only)."""
-    for user in players:
-        user.password = make_password(password, hasher="pbkdf2_sha256")
-        user.save(update_fields=["password"])
-    return players
+    return servers_can_log_in(players, password)
 
 
 def _table(host, **rules):  # type: ignore[no-untyped-def]

@@ -16,7 +16,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from django.contrib.auth.hashers import make_password
 
 from games import services
 from tests.games import live
@@ -53,11 +52,7 @@ def worker(env: dict[str, str], tmp_path: Path) -> Iterator[None]:
 
 @pytest.fixture
 def players(players, password):  # type: ignore[no-untyped-def]
-    """The servers hash with PBKDF2 (the tests' fast MD5 is in-process only)."""
-    for user in players:
-        user.password = make_password(password, hasher="pbkdf2_sha256")
-        user.save(update_fields=["password"])
-    return players
+    return live.servers_can_log_in(players, password)
 
 
 def _table(host: Any) -> Any:

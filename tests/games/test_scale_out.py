@@ -7,7 +7,6 @@ import asyncio
 from typing import Any
 
 import pytest
-from django.contrib.auth.hashers import make_password
 from django.core.management import call_command
 
 from games import services
@@ -47,11 +46,7 @@ def cluster(tmp_path):  # type: ignore[no-untyped-def]
 
 @pytest.fixture
 def players(players, password):  # type: ignore[no-untyped-def]
-    """The servers hash with PBKDF2 (the tests' fast MD5 is in-process only)."""
-    for user in players:
-        user.password = make_password(password, hasher="pbkdf2_sha256")
-        user.save(update_fields=["password"])
-    return players
+    return live.servers_can_log_in(players, password)
 
 
 async def _deal(clients: list[Player]) -> int:
