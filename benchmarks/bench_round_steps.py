@@ -143,17 +143,21 @@ def play_round(meter: Meter, users: list[Any], table_id: int) -> bool:
     from django.utils import timezone
 
     from games import services
-    from games.models import Round, RoundPlayer, RoundState, Table
+    from games.models import Round, RoundPlayer, RoundState, Seat, Table
     from games.rules import format_cards, parse_cards
     from games.rules.arrange import naive_arrangement
 
-    past = timezone.now() - timedelta(seconds=1)
+    now = timezone.now()
+    past = now - timedelta(seconds=1)
     Table.objects.filter(pk=table_id).update(start_at=past)
+    Seat.objects.filter(table_id=table_id).update(last_seen_at=now)  # present, not away
     with meter.measure("deal"):
         round_ = services.start_round_when_due(table_id)
     if round_ is None:
         return False
     by_user = {u.pk: u for u in users}
+    if round_.players.count() != PLAYERS:
+        return False  # someone was stood up: the steps below would not measure 4 players
     hands = list(
         RoundPlayer.objects.filter(round=round_)
         .values_list("user_id", "cards")
