@@ -93,22 +93,29 @@ def table_event(
 
 
 def log(round_: Round, kind: str, data: dict[str, Any], user: User | None = None) -> None:
-    # The next number is computed inside the INSERT: one round trip. The table lock held
-    # by every caller keeps two writers from taking the same number.
-    following = Coalesce(
-        Subquery(RoundEvent.objects.filter(round=round_).order_by("-seq").values("seq")[:1]),
-        Value(0),
-    ) + Value(1)
-    RoundEvent.objects.create(round=round_, seq=following, kind=kind, user=user, data=data)
+    log_many(round_, [(kind, data, user)])
 
 
-def log_many(round_: Round, entries: list[tuple[str, dict[str, Any], User | None]]) -> None:
-    """Several entries at once, numbered after the last one (one read, one INSERT)."""
-    last = RoundEvent.objects.filter(round=round_).order_by("-seq").values_list("seq", flat=True)
-    start = (last.first() or 0) + 1
+def log_many(
+    round_: Round,
+    entries: list[tuple[str, dict[str, Any], User | None]],
+    *,
+    first: bool = False,
+) -> None:
+    """Append entries to the round log in one INSERT, numbered after the last one.
+
+    The numbers are computed inside the INSERT (one round trip, however many entries):
+    the table lock held by every caller keeps two writers from taking the same number.
+    ``first``: the round has no entry yet (its deal), so the numbering starts at 1 unread.
+    """
+    if first:
+        seqs: list[Any] = list(range(1, len(entries) + 1))
+    else:
+        last = RoundEvent.objects.filter(round=round_).order_by("-seq").values("seq")[:1]
+        seqs = [Coalesce(Subquery(last), Value(0)) + Value(i) for i in range(1, len(entries) + 1)]
     RoundEvent.objects.bulk_create(
-        RoundEvent(round=round_, seq=start + i, kind=kind, user=user, data=data)
-        for i, (kind, data, user) in enumerate(entries)
+        RoundEvent(round=round_, seq=seq, kind=kind, user=user, data=data)
+        for seq, (kind, data, user) in zip(seqs, entries, strict=True)
     )
 
 
