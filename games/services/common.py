@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import secrets
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from django.db import OperationalError, transaction
+from django.db import OperationalError, connection, transaction
 from django.db.models import Subquery, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
@@ -108,6 +109,12 @@ def log_many(
     the table lock held by every caller keeps two writers from taking the same number.
     ``first``: the round has no entry yet (its deal), so the numbering starts at 1 unread.
     """
+    if connection.vendor == "postgresql" and not first:
+        # The log is written at every step of every round: a statement written once costs
+        # a fraction of the CPU the ORM spends compiling a subquery per entry.
+        with connection.cursor() as cursor:
+            cursor.execute(_LOG_SQL, _log_params(round_, entries))
+        return
     if first:
         seqs: list[Any] = list(range(1, len(entries) + 1))
     else:
@@ -117,6 +124,29 @@ def log_many(
         RoundEvent(round=round_, seq=seq, kind=kind, user=user, data=data)
         for seq, (kind, data, user) in zip(seqs, entries, strict=True)
     )
+
+
+_LOG_SQL = """
+    INSERT INTO games_roundevent (round_id, seq, kind, user_id, data, created_at)
+    SELECT %(round)s, last.seq + entry.n, entry.kind, entry.user_id, entry.data, %(now)s
+    FROM unnest(%(kinds)s::text[], %(users)s::bigint[], %(data)s::jsonb[])
+        WITH ORDINALITY AS entry (kind, user_id, data, n)
+    CROSS JOIN (
+        SELECT COALESCE(MAX(seq), 0) AS seq FROM games_roundevent WHERE round_id = %(round)s
+    ) AS last
+"""
+
+
+def _log_params(
+    round_: Round, entries: list[tuple[str, dict[str, Any], User | None]]
+) -> dict[str, Any]:
+    return {
+        "round": round_.pk,
+        "now": timezone.now(),
+        "kinds": [kind for kind, _data, _user in entries],
+        "users": [user.pk if user is not None else None for _kind, _data, user in entries],
+        "data": [json.dumps(data) for _kind, data, _user in entries],
+    }
 
 
 def enqueue_advance(round_: Round) -> None:
