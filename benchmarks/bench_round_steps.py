@@ -38,7 +38,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.scratchdb import database_url, recreate  # noqa: E402
+from benchmarks.scratchdb import add_server_argument, database_url, recreate  # noqa: E402
 
 BENCH_DB = "maubinh_bench_rounds"
 PLAYERS = 4
@@ -223,11 +223,7 @@ def main() -> int:
         "--profile",
         help="write cProfile stats (CPU time of the stepping thread) of the measured steps here",
     )
-    parser.add_argument(
-        "--server",
-        default=os.environ.get("BENCH_DATABASE_URL", "postgres://maubinh:maubinh@127.0.0.1:5432/"),
-        help=f"PostgreSQL server URL (the database name is replaced by {BENCH_DB})",
-    )
+    add_server_argument(parser, BENCH_DB)
     parser.add_argument(
         "--redis",
         default=os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/0"),
