@@ -1,25 +1,26 @@
-"""ledger_post_transfers does the same work in a fixed handful of statements, planned once.
+"""ledger_post_transfers does a batch in a fixed handful of statements, planned once.
 
 Same signature, same answers, same refusals (SQLSTATE class LD, see 0003), same locks in
-the same order; every CHECK, trigger and deferred foreign key still applies. What changed,
-measured with pg_stat_statements (track = all) and perf on the pgbench workload of
-benchmarks/bench_ledger_pgbench.py (see docs/ledger.md, "Speed"):
+the same order; every CHECK, trigger and deferred foreign key still applies. What changed
+(measured with pg_stat_statements, track = all, auto_explain and perf on the workload of
+benchmarks/bench_ledger_pgbench.py; figures in docs/ledger.md):
 
-- ``plan_cache_mode = force_generic_plan`` on the function. PL/pgSQL statements keep a
-  cached plan, but with the default (auto) PostgreSQL re-planned the account lock
-  (``key = ANY (…)``) and the key collection on every call, because a custom plan for the
-  actual array looked cheaper than the generic one: ~80 µs of planning per transfer.
-  Every statement below is written so that its generic plan is an index scan.
+- ``plan_cache_mode = force_generic_plan`` on the function. With the default (auto)
+  PostgreSQL planned the account lock (``key = ANY (…)``) and the key collection again on
+  every call, a custom plan for the actual array looking cheaper than the generic one.
+  Every statement below is written so that its generic plan is an index scan (the
+  repeated-key look-up reads the two account keys by primary key instead of joining the
+  accounts, whose generic plan hashed the whole account table).
 - The legs are read from JSON once, into typed arrays (one ``jsonb_to_recordset``),
-  instead of ``leg ->> 'field'`` conversions throughout.
-- One look-up answers every repeated key of the batch, one statement locks the accounts
-  and reads their ids, kinds, balances and versions (the per-leg look-ups are gone), the
-  funds checks and running balances are computed from those locked rows, and one
-  statement writes everything: all transfers, one UPDATE of the touched accounts and all
-  postings. PostgreSQL builds each table's CHECK expressions once per statement (from
-  their stored text), so one UPDATE and one posting INSERT instead of one per side also
-  halves that work. Transfer ids are drawn from the sequence in leg order, so transfers
-  and postings keep the order (and ids) the per-leg version gave them.
+  instead of ``leg ->> 'field'`` conversions per use.
+- One look-up answers every repeated key of the batch; one statement locks the accounts
+  and reads their ids, kinds, balances and versions (no per-leg look-ups); the funds
+  checks and running balances are computed from those locked rows, leg by leg; and one
+  statement writes everything: the transfers, one UPDATE of the touched accounts and
+  all postings. PostgreSQL builds a table's CHECK expressions and executor state once
+  per statement, so a batch of any size costs five statements instead of 3 + 5 per leg.
+  Transfer ids are drawn from the sequence in leg order, so transfers and postings keep
+  the order the per-leg version gave them.
 """
 
 from django.db import migrations
@@ -42,11 +43,17 @@ DECLARE
     old_ord integer[]; old_id bigint[]; old_debit bigint[]; old_credit bigint[];
     conflict_ord integer;
     touched text[];
-    -- new legs (in order) and their postings (in leg order, debit side first)
-    f_ord integer[]; f_debit bigint[]; f_credit bigint[]; f_id bigint[];
-    p_account bigint[]; p_delta bigint[]; p_balance bigint[]; p_version bigint[];
-    missing_ord integer; short_ord integer; short_detail text;
+    -- the locked accounts (id order) with their running balances and versions; the new
+    -- legs (in order) and their postings (in leg order, debit side first)
+    a_key text[]; a_id bigint[]; a_kind text[]; a_balance bigint[]; a_version bigint[];
+    d integer;
+    c integer;
+    amount bigint;
     attempt integer := 0;
+    f_ord integer[] := '{}'; f_debit bigint[] := '{}'; f_credit bigint[] := '{}';
+    f_id bigint[];
+    p_account bigint[] := '{}'; p_delta bigint[] := '{}'; p_balance bigint[] := '{}';
+    p_version bigint[] := '{}';
     -- the answer, per leg
     ids bigint[]; debits bigint[]; credits bigint[];
     i integer;
@@ -126,42 +133,16 @@ BEGIN
 
         LOOP
             -- Lock every touched account in id order (no interleaved balance checks, no
-            -- deadlock between two batches that share accounts), and run the new legs
-            -- over the locked balances in order: each posting's balance and version
-            -- after it, and the first leg whose debit would go below zero.
-            WITH locked AS MATERIALIZED (
-                SELECT a.id, a.key::text AS key, a.kind::text AS kind, a.balance, a.version
-                  FROM ledger_account a WHERE a.key = ANY (touched)
-                 ORDER BY a.id FOR UPDATE
-            ), sides AS (
-                SELECT l.ord::integer AS ord, s.side, s.key, s.delta
-                  FROM unnest(l_debit, l_credit, l_amount, fresh)
-                       WITH ORDINALITY AS l(debit, credit, amount, f, ord)
-                 CROSS JOIN LATERAL (VALUES (0, l.debit, -l.amount), (1, l.credit, l.amount))
-                       AS s(side, key, delta)
-                 WHERE l.f
-            ), postings AS (
-                SELECT s.ord, s.side, s.delta, a.id AS account, a.kind,
-                       a.balance + sum(s.delta) OVER w AS balance_after,
-                       a.version + row_number() OVER w AS version
-                  FROM sides s LEFT JOIN locked a ON a.key = s.key
-                WINDOW w AS (PARTITION BY s.key ORDER BY s.ord, s.side)
-            )
-            SELECT min(p.ord) FILTER (WHERE p.account IS NULL),
-                   min(p.ord) FILTER (WHERE p.side = 0 AND p.kind <> 'issuance'
-                                      AND p.balance_after < 0),
-                   (array_agg((p.balance_after - p.delta) || ':' || -p.delta)
-                        FILTER (WHERE p.side = 0 AND p.kind <> 'issuance'
-                                AND p.balance_after < 0))[1],
-                   array_agg(p.ord) FILTER (WHERE p.side = 0),
-                   array_agg(p.account) FILTER (WHERE p.side = 0),
-                   array_agg(p.account) FILTER (WHERE p.side = 1),
-                   array_agg(p.account), array_agg(p.delta), array_agg(p.balance_after),
-                   array_agg(p.version)
-              INTO missing_ord, short_ord, short_detail, f_ord, f_debit, f_credit,
-                   p_account, p_delta, p_balance, p_version
-              FROM (SELECT * FROM postings ORDER BY ord, side) p;
-            EXIT WHEN missing_ord IS NULL OR attempt > 0;
+            -- deadlock between two batches that share accounts), reading what the
+            -- checks need.
+            SELECT array_agg(s.key), array_agg(s.id), array_agg(s.kind),
+                   array_agg(s.balance), array_agg(s.version)
+              INTO a_key, a_id, a_kind, a_balance, a_version
+              FROM (SELECT a.key::text AS key, a.id, a.kind::text AS kind, a.balance,
+                           a.version
+                      FROM ledger_account a WHERE a.key = ANY (touched)
+                     ORDER BY a.id FOR UPDATE) s;
+            EXIT WHEN touched <@ a_key OR attempt > 0;
             attempt := 1;
             -- Accounts are created on first use, named by key ("wallet:42", "escrow:7").
             INSERT INTO ledger_account
@@ -178,14 +159,34 @@ BEGIN
              WHERE split_part(k, ':', 1) IN ('wallet', 'escrow', 'house', 'issuance')
             ON CONFLICT (key) DO NOTHING;
         END LOOP;
-        -- The legs are refused in order, as they would be one by one.
-        IF missing_ord <= coalesce(short_ord, n) THEN
-            RAISE EXCEPTION 'unknown_account' USING ERRCODE = 'LD003',
-                DETAIL = l_debit[missing_ord] || ' ' || l_credit[missing_ord];
-        END IF;
-        IF short_ord IS NOT NULL THEN
-            RAISE EXCEPTION 'insufficient_funds' USING ERRCODE = 'LD001', DETAIL = short_detail;
-        END IF;
+
+        -- The new legs in order over the locked balances: each funds check sees the legs
+        -- before it, each posting gets its balance and version after it.
+        FOR i IN 1..n LOOP
+            CONTINUE WHEN NOT fresh[i];
+            d := array_position(a_key, l_debit[i]);
+            c := array_position(a_key, l_credit[i]);
+            IF d IS NULL OR c IS NULL THEN
+                RAISE EXCEPTION 'unknown_account'
+                    USING ERRCODE = 'LD003', DETAIL = l_debit[i] || ' ' || l_credit[i];
+            END IF;
+            amount := l_amount[i];
+            IF a_kind[d] <> 'issuance' AND a_balance[d] < amount THEN
+                RAISE EXCEPTION 'insufficient_funds'
+                    USING ERRCODE = 'LD001', DETAIL = a_balance[d] || ':' || amount;
+            END IF;
+            a_balance[d] := a_balance[d] - amount;
+            a_version[d] := a_version[d] + 1;
+            a_balance[c] := a_balance[c] + amount;
+            a_version[c] := a_version[c] + 1;
+            f_ord := f_ord || i;
+            f_debit := f_debit || a_id[d];
+            f_credit := f_credit || a_id[c];
+            p_account := p_account || ARRAY[a_id[d], a_id[c]];
+            p_delta := p_delta || ARRAY[-amount, amount];
+            p_balance := p_balance || ARRAY[a_balance[d], a_balance[c]];
+            p_version := p_version || ARRAY[a_version[d], a_version[c]];
+        END LOOP;
 
         -- One statement writes the batch: transfers (ids drawn in leg order), the
         -- touched accounts' new balances and versions, and the postings. The accounts
