@@ -34,6 +34,7 @@ at the end unless ``--keep``.
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import re
 import statistics
@@ -151,8 +152,9 @@ class BackendSampler(threading.Thread):
                         " AND datname = current_database()"
                     )
                 ]
-                if len(pids) == self.clients:
-                    cpu = sum(cpu_seconds(pid) for pid in pids)
+                # NaN: a backend left between the two reads (or the server is not local)
+                cpu = sum(cpu_seconds(pid) for pid in pids) if pids else math.nan
+                if len(pids) == self.clients and not math.isnan(cpu):
                     count = conn.execute(self.count_sql).fetchone()
                     self.samples.append((time.monotonic(), cpu, int(count[0])))
                 elif self.samples:
