@@ -85,3 +85,51 @@ def test_a_transfer_needs_a_positive_whole_number_of_xu(
 ) -> None:
     with pytest.raises(InvalidAmount):
         post_transfers([_leg(player, other_player, amount, "bad")])
+
+
+def test_a_later_leg_of_a_batch_may_spend_what_an_earlier_leg_brought(
+    write_path_both: str, player: Any, other_player: Any
+) -> None:
+    posted = post_transfers(
+        [_leg(other_player, player, 5_000, "in"), _leg(player, other_player, 14_000, "out")]
+    )
+    assert [p.created for p in posted] == [True, True]
+    assert selectors.balance(player) == 1_000
+    chain = Posting.objects.filter(account__key=wallet_key(player.pk)).order_by("account_version")
+    assert [(p.delta, p.balance_after, p.account_version) for p in chain] == [
+        (10_000, 10_000, 1),
+        (5_000, 15_000, 2),
+        (-14_000, 1_000, 3),
+    ]
+
+
+def test_a_batch_is_refused_at_its_first_leg_short_of_funds_with_that_legs_figures(
+    write_path_both: str, player: Any, other_player: Any
+) -> None:
+    legs = [_leg(player, other_player, 6_000, "a"), _leg(player, other_player, 6_000, "b")]
+    with pytest.raises(InsufficientFunds) as refused:
+        post_transfers(legs)
+    assert refused.value.params == {"balance": 4_000, "amount": 6_000}
+    assert selectors.balance(player) == 10_000
+
+
+def test_a_batch_mixing_repeated_and_new_keys_answers_each_leg_in_its_place(
+    write_path_both: str, player: Any, other_player: Any
+) -> None:
+    original = post_transfers([_leg(player, other_player, 300, "t1")])[0].transfer
+    posted = post_transfers(
+        [
+            _leg(player, other_player, 100, "t2"),
+            _leg(player, other_player, 300, "t1"),
+            _leg(other_player, player, 50, "t3"),
+        ]
+    )
+    assert [p.created for p in posted] == [True, False, True]
+    assert posted[1].transfer.pk == original.pk
+    assert [p.transfer.idempotency_key for p in posted] == ["t2", "t1", "t3"]
+    assert (posted[2].transfer.debit_id, posted[2].transfer.credit_id) == (
+        original.credit_id,
+        original.debit_id,
+    )
+    assert selectors.balance(player) == 10_000 - 300 - 100 + 50
+    assert posted[0].transfer.pk < posted[2].transfer.pk
