@@ -82,7 +82,7 @@ def _result(mine: Priced, best: Priced, rules: Rules) -> dict[str, Any]:
     return {
         "mine": mine,
         "best": best,
-        "gap": mine.ev - best.ev,
+        "gap": max(best.ev - mine.ev, 0.0),
         "is_best": mine.ev >= best.ev - 1e-9,
         "mine_reasons": pricing.reasons(mine, rules),
         "best_reasons": pricing.reasons(best, rules),
@@ -117,7 +117,9 @@ def practice(request: HttpRequest) -> HttpResponse:
             mine = pricing.price(chi, rules)
         except Refused as refused:
             return _practice_page(request, state, rules, error=refused, status=400)
-        state = {**state, "result": mine.to_json()}
+        # Priced once here and kept with the hand: reloading the result costs nothing.
+        best = pricing.best(state["cards"], rules)
+        state = {**state, "result": mine.to_json(), "best": best.to_json()}
         request.session[SESSION_KEY] = state
         return redirect("practice:practice")
     return _practice_page(request, state, rules)
@@ -146,7 +148,7 @@ def _practice_page(
     status: int = 200,
 ) -> HttpResponse:
     context: dict[str, Any] = {"error": error, "hand": state["cards"]}
-    if state.get("result"):
-        mine = Priced.from_json(state["result"])
-        context["result"] = _result(mine, pricing.best(state["cards"], rules), rules)
+    if state.get("result") and state.get("best"):
+        mine, best = Priced.from_json(state["result"]), Priced.from_json(state["best"])
+        context["result"] = _result(mine, best, rules)
     return render(request, "practice/practice.html", context, status=status)
