@@ -33,12 +33,12 @@ def make_deal(db: None) -> Callable[..., DailyDeal]:
 
 
 @pytest.fixture
-def on_day(monkeypatch: pytest.MonkeyPatch) -> Callable[[date], None]:
-    """Pin ``timezone.now`` to noon of a day (Vietnam time)."""
+def on_day(monkeypatch: pytest.MonkeyPatch) -> Callable[..., None]:
+    """Pin ``timezone.now`` to a time of a day (Vietnam time; noon unless told)."""
 
-    def pin(day: date) -> None:
-        noon = datetime.combine(day, time(12), tzinfo=ZoneInfo("Asia/Ho_Chi_Minh"))
-        monkeypatch.setattr(timezone, "now", lambda: noon)
+    def pin(day: date, at: time = time(12)) -> None:
+        moment = datetime.combine(day, at, tzinfo=ZoneInfo("Asia/Ho_Chi_Minh"))
+        monkeypatch.setattr(timezone, "now", lambda: moment)
 
     return pin
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from datetime import timedelta
+from datetime import time, timedelta
 
 import pytest
 from django.utils import timezone
@@ -17,8 +17,8 @@ from tests.practice.conftest import DAY, best_chi
 pytestmark = pytest.mark.django_db
 
 
-def _play(user, deal, on_day, best: bool = True):  # type: ignore[no-untyped-def]
-    on_day(deal.day)
+def _play(user, deal, on_day, best: bool = True, at: time = time(12)):  # type: ignore[no-untyped-def]
+    on_day(deal.day, at)
     chi = (
         best_chi(deal)
         if best
@@ -46,18 +46,20 @@ def test_a_streak_counts_consecutive_days_and_survives_until_a_day_is_missed(
 
 def test_the_board_ranks_by_expected_units_then_by_time(make_deal, make_user, on_day) -> None:  # type: ignore[no-untyped-def]
     deal = make_deal(DAY)
-    first, weaker, second = make_user("som"), make_user("yeu"), make_user("muon")
-    _play(first, deal, on_day)
-    _play(weaker, deal, on_day, best=False)
-    _play(second, deal, on_day)
-    board = selectors.board(deal, second)
-    ranked = [row.name for row in board]
-    naive_is_best = board[0].ev == board[-1].ev
-    assert ranked[:2] == (["som", "yeu"] if naive_is_best else ["som", "muon"])
+    late, weaker, early = make_user("muon"), make_user("yeu"), make_user("som")
+    # Submitted in this order of rows, but "som" at 08:00 and "muon" at 21:00.
+    _play(late, deal, on_day, at=time(21))
+    _play(weaker, deal, on_day, best=False, at=time(7))
+    _play(early, deal, on_day, at=time(8))
+    board = selectors.board(deal, late)
     assert [row.rank for row in board] == [1, 2, 3]
-    assert [row.is_you for row in board] == [name == "muon" for name in ranked]
-    attempt = selectors.attempt_of(second, deal)
-    assert attempt is not None and selectors.rank_of(attempt) == (ranked.index("muon") + 1, 3)
+    assert board[0].ev >= board[1].ev >= board[2].ev
+    best_players = [row.name for row in board if row.name != "yeu"]
+    assert best_players == ["som", "muon"]  # equal units: the earlier submit first
+    assert [row.is_you for row in board] == [row.name == "muon" for row in board]
+    attempt = selectors.attempt_of(late, deal)
+    names = [row.name for row in board]
+    assert attempt is not None and selectors.rank_of(attempt) == (names.index("muon") + 1, 3)
 
 
 def test_bots_are_not_on_the_board_and_suspended_players_are_hidden(

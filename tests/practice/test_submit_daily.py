@@ -6,6 +6,7 @@ import json
 from datetime import timedelta
 
 import pytest
+from django.db.models import QuerySet
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -67,6 +68,23 @@ def test_a_second_attempt_on_the_same_day_is_refused(make_deal, make_user, on_da
     with pytest.raises(Refused) as caught:
         services.submit_daily(user, deal, json.dumps(best_chi(deal)))
     assert caught.value.code == "already_played"
+    assert DailyAttempt.objects.filter(user=user).count() == 1
+
+
+def test_a_second_submit_racing_the_first_is_refused_by_the_constraint(
+    make_deal, make_user, on_day, monkeypatch
+) -> None:  # type: ignore[no-untyped-def]
+    """A double click whose second request passed the "already played?" check before the
+    first one committed: the unique constraint lets one attempt in, the other is refused."""
+    on_day(DAY)
+    deal = make_deal(DAY, SEED)
+    user = make_user()
+    services.submit_daily(user, deal, json.dumps(best_chi(deal)))
+    monkeypatch.setattr(QuerySet, "exists", lambda self: False)
+    with pytest.raises(Refused) as caught:
+        services.submit_daily(user, deal, json.dumps(best_chi(deal)))
+    assert caught.value.code == "already_played"
+    monkeypatch.undo()
     assert DailyAttempt.objects.filter(user=user).count() == 1
 
 
