@@ -64,3 +64,14 @@ def test_everyone_gets_the_same_hand_on_a_day(db: None) -> None:
     first = services.todays_deal(DAY)
     second = services.todays_deal(DAY)
     assert first.pk == second.pk and first.cards == second.cards
+
+
+def test_the_periodic_task_keeps_a_week_of_hashes_published(db: None) -> None:
+    from django.utils import timezone
+
+    from practice import tasks
+
+    tasks.schedule_daily_deals()
+    today = timezone.localdate()
+    days = set(DailyDeal.objects.values_list("day", flat=True))
+    assert {today + timedelta(days=n) for n in range(8)} <= days
