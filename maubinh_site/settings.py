@@ -51,6 +51,7 @@ INSTALLED_APPS = [
     "games",
     "bots",
     "moderation",
+    "practice",
 ]
 
 MIDDLEWARE = [
@@ -186,6 +187,8 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "bots-sweep": {"task": "bots.sweep", "schedule": 5.0},
     # Closes tables people opened and left empty for TABLE_EMPTY_CLOSE_MINUTES.
     "games-close-empty-tables": {"task": "games.close_empty_tables", "schedule": 60.0},
+    # Commits the daily hand's seeds PRACTICE_DAILY_AHEAD_DAYS ahead (docs/practice.md).
+    "practice-schedule-daily-deals": {"task": "practice.schedule_daily_deals", "schedule": 3600.0},
 }
 
 # --- Auth -----------------------------------------------------------------------------
@@ -258,6 +261,8 @@ TABLES_OPEN_PER_USER = env_int("TABLES_OPEN_PER_USER", 3, minimum=1, maximum=100
 TABLES_CREATED_PER_HOUR = env_int("TABLES_CREATED_PER_HOUR", 10, minimum=1, maximum=10_000)
 # A table a person opened that has stayed empty this long is closed and leaves the lobby.
 TABLE_EMPTY_CLOSE_MINUTES = env_int("TABLE_EMPTY_CLOSE_MINUTES", 10, minimum=1, maximum=10_080)
+# The daily hand's seed hashes are published this many days before the day.
+PRACTICE_DAILY_AHEAD_DAYS = env_int("PRACTICE_DAILY_AHEAD_DAYS", 7, minimum=1, maximum=60)
 # Tables per page of the lobby (the page and the lobby socket).
 LOBBY_PAGE_SIZE = env_int("LOBBY_PAGE_SIZE", 50, minimum=5, maximum=500)
 

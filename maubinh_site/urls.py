@@ -29,6 +29,7 @@ urlpatterns = [
     path("accounts/", include("accounts.urls")),
     path("xu/", include("ledger.urls")),
     path("moderation/", include("moderation.urls")),
+    path("practice/", include("practice.urls")),
     path("", include("bots.urls")),
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("", include("games.urls")),
