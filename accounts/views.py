@@ -43,7 +43,7 @@ def sign_up(request: HttpRequest) -> HttpResponse:
 def profile(request: HttpRequest) -> HttpResponse:
     user: User = request.user  # type: ignore[assignment]
     initial = {"display_name": user.display_name, "language": user.preferred_language}
-    form = ProfileForm(request.POST or None, initial=initial)
+    form = ProfileForm(request.POST or None, initial=initial, user=user)
     if request.method == "POST" and form.is_valid():
         services.update_profile(
             user,

@@ -51,6 +51,7 @@ INSTALLED_APPS = [
     "games",
     "bots",
     "moderation",
+    "profiles",
 ]
 
 MIDDLEWARE = [
@@ -175,6 +176,8 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": 3600,
     "global_keyprefix": f"{REDIS_PREFIX}:",
 }
+# How often settled rounds are added to the statistics summary (profiles, leaderboards).
+PROFILES_RECORD_SECONDS = env_int("PROFILES_RECORD_SECONDS", 15, minimum=1, maximum=3600)
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     # Advances any round or table whose timer task was lost (dead worker, dropped message).
     # A sweep not started within its period is dropped: sweeps must not pile up behind a
@@ -186,6 +189,12 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "bots-sweep": {"task": "bots.sweep", "schedule": 5.0},
     # Closes tables people opened and left empty for TABLE_EMPTY_CLOSE_MINUTES.
     "games-close-empty-tables": {"task": "games.close_empty_tables", "schedule": 60.0},
+    # Adds newly settled rounds to the profiles' and leaderboards' summary (docs/profiles.md).
+    "profiles-record-stats": {
+        "task": "profiles.record_stats",
+        "schedule": float(PROFILES_RECORD_SECONDS),
+        "options": {"expires": float(PROFILES_RECORD_SECONDS)},
+    },
 }
 
 # --- Auth -----------------------------------------------------------------------------
@@ -287,6 +296,17 @@ MODERATION_COMPENSATION_DAILY_LIMIT_XU = env_int(
 MODERATION_ADMIN_SOLO_LIMIT_XU = env_int(
     "MODERATION_ADMIN_SOLO_LIMIT_XU", 50_000, minimum=0, maximum=1_000_000_000_000
 )
+
+# --- Profiles and leaderboards (docs/profiles.md) --------------------------------------
+# An uploaded avatar above this size is refused; what is kept is a WebP this many pixels wide.
+PROFILES_AVATAR_MAX_BYTES = env_int(
+    "PROFILES_AVATAR_MAX_BYTES", 2 * 1024 * 1024, minimum=10_240, maximum=10 * 1024 * 1024
+)
+PROFILES_AVATAR_PIXELS = 256
+# How long a leaderboard (and a player's rank on it) is served from the cache.
+PROFILES_BOARD_CACHE_SECONDS = env_int("PROFILES_BOARD_CACHE_SECONDS", 60, minimum=0, maximum=3600)
+# Players shown on each board.
+PROFILES_BOARD_SIZE = 20
 
 # --- Production security (checked by `manage.py check --deploy`) ----------------------
 if not DEBUG:

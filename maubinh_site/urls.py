@@ -30,6 +30,7 @@ urlpatterns = [
     path("xu/", include("ledger.urls")),
     path("moderation/", include("moderation.urls")),
     path("", include("bots.urls")),
+    path("", include("profiles.urls")),
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("", include("games.urls")),
     path("admin/", admin.site.urls),
