@@ -51,6 +51,7 @@ INSTALLED_APPS = [
     "games",
     "bots",
     "moderation",
+    "social",
 ]
 
 MIDDLEWARE = [
