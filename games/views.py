@@ -203,10 +203,11 @@ def history_list(request: HttpRequest) -> HttpResponse:
 @login_required
 def round_detail(request: HttpRequest, round_id: int) -> HttpResponse:
     user = _user(request)
-    round_ = history.played_round(user, round_id)
+    round_ = history.viewable_round(user, round_id)
     if round_ is None:
         raise Http404(_("You did not play this round."))
     context: dict[str, Any] = {"round": round_, "finished": round_.is_finished}
+    context["spectator"] = not round_.players.filter(user=user).exists()
     if round_.is_finished:
         lines = history.player_lines(round_, user)
         names = {line.position: line.name for line in lines}

@@ -1,4 +1,4 @@
-"""/history/ and /history/<id>/: players see only rounds they played, cards only when over."""
+"""/history/ and /history/<id>/: my rounds; others' finished public rounds; cards only when over."""
 
 from __future__ import annotations
 
@@ -61,12 +61,29 @@ def test_a_finished_round_shows_everyones_cards_and_the_seeds(client, players, t
     assert page.count("data-delta=") == 2  # this round's hold and settlement postings
 
 
-def test_a_round_i_did_not_play_does_not_exist_for_me(client, players, table) -> None:  # type: ignore[no-untyped-def]
+def test_a_finished_public_round_can_be_read_by_someone_who_did_not_play_it(client, players, table) -> None:  # type: ignore[no-untyped-def]
     round_ = _play_to_the_end(players, table)
     client.force_login(players[3])
-    assert client.get(_detail(round_)).status_code == 404
+    page = client.get(_detail(round_)).content.decode()
+    assert round_.server_seed in page  # profiles link here: the cards are shown once over
+    assert 'data-testid="file-dispute"' not in page  # only players dispute
     verify = client.post(reverse("games:verify", kwargs={"round_id": round_.pk}))
     assert verify.status_code == 404
+
+
+def test_a_round_at_a_private_table_i_did_not_play_does_not_exist_for_me(client, players, table) -> None:  # type: ignore[no-untyped-def]
+    round_ = _play_to_the_end(players, table)
+    type(table).objects.filter(pk=table.pk).update(is_private=True)
+    client.force_login(players[3])
+    assert client.get(_detail(round_)).status_code == 404
+
+
+def test_a_live_round_i_do_not_play_does_not_exist_for_me(client, players, table) -> None:  # type: ignore[no-untyped-def]
+    services.sit(players[0], table.pk)
+    services.sit(players[1], table.pk)
+    round_ = services.start_round(players[0], table.pk)
+    client.force_login(players[3])
+    assert client.get(_detail(round_)).status_code == 404
 
 
 def test_a_live_round_hides_the_other_players_cards(client, players, table) -> None:  # type: ignore[no-untyped-def]
