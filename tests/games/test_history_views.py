@@ -61,7 +61,9 @@ def test_a_finished_round_shows_everyones_cards_and_the_seeds(client, players, t
     assert page.count("data-delta=") == 2  # this round's hold and settlement postings
 
 
-def test_a_finished_public_round_can_be_read_by_someone_who_did_not_play_it(client, players, table) -> None:  # type: ignore[no-untyped-def]
+def test_a_finished_public_round_can_be_read_by_someone_who_did_not_play_it(
+    client, players, table
+) -> None:  # type: ignore[no-untyped-def]
     round_ = _play_to_the_end(players, table)
     client.force_login(players[3])
     page = client.get(_detail(round_)).content.decode()
@@ -71,7 +73,9 @@ def test_a_finished_public_round_can_be_read_by_someone_who_did_not_play_it(clie
     assert verify.status_code == 404
 
 
-def test_a_round_at_a_private_table_i_did_not_play_does_not_exist_for_me(client, players, table) -> None:  # type: ignore[no-untyped-def]
+def test_a_round_at_a_private_table_i_did_not_play_does_not_exist_for_me(
+    client, players, table
+) -> None:  # type: ignore[no-untyped-def]
     round_ = _play_to_the_end(players, table)
     type(table).objects.filter(pk=table.pk).update(is_private=True)
     client.force_login(players[3])
