@@ -177,6 +177,7 @@ def lobby_row(
         "min_balance": table.min_balance,
         "allow_bots": table.allow_bots,
         "host": table.host.shown_name,
+        "host_id": table.host_id,
         "version": table.version,
         "open": table.is_open,
     }
