@@ -53,25 +53,22 @@ def _share(part: int, whole: int) -> float | None:
 def figures(user: User, today: date | None = None) -> Figures:
     """Every figure of a player's profile."""
     today = today or timezone.localdate()
-    total = PeriodTotal.objects.filter(user=user, period=Period.ALL, start=ALL_TIME).aggregate(
-        rounds=Sum("rounds"),
-        net=Sum("net_xu"),
-        contests=Sum("contests"),
-        chi1=Sum("chi1_won"),
-        chi2=Sum("chi2_won"),
-        chi3=Sum("chi3_won"),
-        fouls=Sum("fouls"),
-        biggest=Max("biggest_win"),
+    # One index range of the player's rows: the all-time rows and the last 30 days.
+    every = Q(period=Period.ALL, start=ALL_TIME)
+    month = Q(period=Period.DAY, start__gte=today - timedelta(days=29), start__lte=today)
+    week = Q(period=Period.DAY, start__gte=today - timedelta(days=6), start__lte=today)
+    total = PeriodTotal.objects.filter(every | month, user=user).aggregate(
+        rounds=Sum("rounds", filter=every),
+        net=Sum("net_xu", filter=every),
+        contests=Sum("contests", filter=every),
+        chi1=Sum("chi1_won", filter=every),
+        chi2=Sum("chi2_won", filter=every),
+        chi3=Sum("chi3_won", filter=every),
+        fouls=Sum("fouls", filter=every),
+        biggest=Max("biggest_win", filter=every),
+        net_30=Sum("net_xu", filter=month),
+        net_7=Sum("net_xu", filter=week),
     )
-    days = PeriodTotal.objects.filter(
-        user=user, period=Period.DAY, start__gte=today - timedelta(days=29), start__lte=today
-    ).values_list("start", "net_xu")
-    week_from = today - timedelta(days=6)
-    net_30 = net_7 = 0
-    for start, net in days:
-        net_30 += net
-        if start >= week_from:
-            net_7 += net
     rounds, contests = total["rounds"] or 0, total["contests"] or 0
     stake = (
         RoundStat.objects.filter(user=user)
@@ -84,8 +81,8 @@ def figures(user: User, today: date | None = None) -> Figures:
     return Figures(
         rounds=rounds,
         net_xu=total["net"] or 0,
-        net_7_days=net_7,
-        net_30_days=net_30,
+        net_7_days=total["net_7"] or 0,
+        net_30_days=total["net_30"] or 0,
         biggest_win=max(total["biggest"] or 0, 0),
         chi_share=(
             _share(total["chi1"] or 0, contests),
