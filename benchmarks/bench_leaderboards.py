@@ -112,6 +112,7 @@ def fill(rounds: int, players: int) -> dict[str, Any]:
     print(f"  users and tables: {time.monotonic() - started:.1f} s", flush=True)
     with connection.cursor() as db:
         db.execute("SET synchronous_commit = off")
+        db.execute("SET statement_timeout = 0")  # the site's timeout is for requests
         db.execute("SET maintenance_work_mem = '256MB'")
         db.execute("SET work_mem = '64MB'")
         # Secondary indexes are built once after the fill (much faster than row by row);
