@@ -9,7 +9,8 @@ import pytest
 from django.utils import timezone
 
 from games.models import Preset, Round, RoundPlayer, RoundState, Table
-from games.rules import Rules
+from games.rules import Rules, format_cards
+from games.rules.cards import full_deck
 from ledger import services as ledger
 
 
@@ -28,8 +29,13 @@ def chi_pair(a: int, b: int, winners: list[int | None], scoop: str | None = None
             }
             for w in winners
         ],
+        "chi": [1 if w == a else -1 if w == b else 0 for w in winners],
         "scoop": None,
+        "units": 0,
+        "xu": 0,
+        "capped": False,
     }
+    pair["units"] = sum(pair["chi"])
     if scoop is not None:
         loser = b if all(w == a for w in winners) else a
         pair["scoop"] = {"loser": str(loser), "kind": scoop, "x": 1}
@@ -37,7 +43,17 @@ def chi_pair(a: int, b: int, winners: list[int | None], scoop: str | None = None
 
 
 def instant_pair(a: int, b: int, winner: int) -> dict[str, Any]:
-    return {"a": str(a), "b": str(b), "kind": "instant", "instant": {"winner": str(winner)}}
+    return {
+        "a": str(a),
+        "b": str(b),
+        "kind": "instant",
+        "chi": None,
+        "scoop": None,
+        "units": 0,
+        "xu": 0,
+        "capped": False,
+        "instant": {"kind": None, "winner": str(winner)},
+    }
 
 
 class History:
@@ -59,6 +75,7 @@ class History:
                 preset=preset,
                 stake=stake,
                 min_balance=stake,
+                is_open=False,  # history only: not in the lobby
                 **extra,
             )
         return self.tables[key]
@@ -87,7 +104,13 @@ class History:
                     "status": "arranged",
                     "foul": i in fouls,
                     "instant": instants.get(i),
+                    "instant_name": None,
+                    "units": deltas[i] // stake,
                     "xu": deltas[i],
+                    "chi_won": 0,
+                    "chi_lost": 0,
+                    "scooped": None,
+                    "hands": None,
                 }
                 for i in range(len(users))
             ],
@@ -106,9 +129,16 @@ class History:
             settled_at=at or timezone.now(),
         )
         hold = stake * 30
+        deck = format_cards(full_deck())
         for i, user in enumerate(users):
             RoundPlayer.objects.create(
-                round=round_, user=user, position=i, cards=[], hold=hold, cap=hold, xu=deltas[i]
+                round=round_,
+                user=user,
+                position=i,
+                cards=deck[13 * i : 13 * i + 13],  # real cards; the results above are set
+                hold=hold,
+                cap=hold,
+                xu=deltas[i],
             )
         ledger.hold_many(round_.pk, [(u, hold) for u in users])
         ledger.settle_round(round_.pk, {u.pk: d for u, d in zip(users, deltas, strict=True)})

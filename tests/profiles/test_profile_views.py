@@ -95,3 +95,13 @@ def test_keeping_my_own_name_in_other_case_is_allowed(client: Any, make_user: An
     client.post(reverse("accounts:profile"), {"display_name": "ANH BA", "language": "vi"})
     an.refresh_from_db()
     assert an.display_name == "ANH BA"
+
+
+def test_a_recent_rounds_page_opens_for_a_player_who_was_not_there(
+    client: Any, history: Any, four: list[Any]
+) -> None:
+    round_ = history.round(four[:2], [10, -10], pairs=[chi_pair(0, 1, [0, 0, 1])])
+    services.record_settled_rounds()
+    client.force_login(four[3])
+    page = client.get(reverse("games:round_detail", kwargs={"round_id": round_.pk}))
+    assert page.status_code == 200
