@@ -58,8 +58,8 @@ def reencode(upload: Any) -> tuple[bytes, str]:
             if image.width * image.height > MAX_PIXELS:
                 raise AvatarRefused("too_many_pixels")
             image.seek(0)  # an animation keeps its first frame
-            image = ImageOps.exif_transpose(image)  # honour the rotation, then drop EXIF
-            picture = image.convert("RGBA")
+            upright = ImageOps.exif_transpose(image)  # honour the rotation, then drop EXIF
+            picture = upright.convert("RGBA")
     except (
         UnidentifiedImageError,
         OSError,

@@ -274,11 +274,13 @@ def _upsert(rows: list[tuple[tuple[int, str, str, date], _Sums]], *, increase_ro
 def _apply_resettlements(cursor: StatsCursor) -> None:
     """A re-settled round changed its players' net xu: move the summary by the difference."""
     since = cursor.updated_at - RESETTLE_LOOKBACK
-    round_ids = set(
-        Transfer.objects.filter(
+    round_ids = {
+        int(round_id)
+        for round_id in Transfer.objects.filter(
             kind=TransferKind.RESETTLEMENT, created_at__gte=since, round_id__isnull=False
         ).values_list("round_id", flat=True)
-    )
+        if round_id is not None
+    }
     if not round_ids:
         return
     nets = wallet_nets(round_ids)

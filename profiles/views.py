@@ -154,7 +154,7 @@ def leaderboards(request: HttpRequest) -> HttpResponse:
         entries = selectors.board(kind, period, preset)
         mine = None
         if request.user.is_authenticated:
-            mine = selectors.rank_of(request.user, kind, period, preset)  # type: ignore[arg-type]
+            mine = selectors.rank_of(request.user, kind, period, preset)
         shown = mine is not None and any(e.user_id == mine.user_id for e in entries)
         boards.append(
             {"kind": kind, "title": title, "entries": entries, "mine": None if shown else mine}

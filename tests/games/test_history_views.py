@@ -14,26 +14,9 @@ from games.models import Round, RoundState
 from games.rules import Category
 from games.rules.instant import INSTANT_NAMES
 from games.rules.presets import BONUS_NAMES
+from tests.games.played import play_to_the_end as _play_to_the_end
 
 pytestmark = pytest.mark.django_db
-
-
-def _play_to_the_end(players, table) -> Round:  # type: ignore[no-untyped-def]
-    services.sit(players[0], table.pk)
-    services.sit(players[1], table.pk)
-    round_ = services.start_round(players[0], table.pk)
-    for rp in round_.players.select_related("user"):
-        services.submit_arrangement(
-            rp.user, round_.pk, [rp.cards[:5], rp.cards[5:10], rp.cards[10:]]
-        )
-    for _ in range(6):
-        round_.refresh_from_db()
-        if round_.state == RoundState.SETTLED:
-            break
-        Round.objects.filter(pk=round_.pk).update(deadline=timezone.now() - timedelta(seconds=5))
-        services.advance_round(round_.pk, round_.state, round_.phase)
-    round_.refresh_from_db()
-    return round_
 
 
 def _detail(round_: Round) -> str:

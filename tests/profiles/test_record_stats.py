@@ -13,6 +13,7 @@ from games.models import Round, RoundState
 from ledger import services as ledger
 from profiles import selectors, services
 from profiles.models import PeriodTotal, RoundStat, StatsCursor
+from tests.games.played import play_to_the_end
 from tests.profiles.conftest import chi_pair
 
 pytestmark = pytest.mark.django_db
@@ -83,18 +84,7 @@ def test_a_played_round_is_recorded_as_the_games_and_ledger_settled_it(
         stake=10,
         rules_overrides={"arrange_seconds": 30, "reveal_seconds": 2, "start_seconds": 5},
     )
-    games.sit(an, table.pk)
-    games.sit(binh, table.pk)
-    round_ = games.start_round(an, table.pk)
-    for rp in round_.players.select_related("user"):
-        games.submit_arrangement(rp.user, round_.pk, [rp.cards[:5], rp.cards[5:10], rp.cards[10:]])
-    for _ in range(6):
-        round_.refresh_from_db()
-        if round_.state == RoundState.SETTLED:
-            break
-        Round.objects.filter(pk=round_.pk).update(deadline=timezone.now() - timedelta(seconds=5))
-        games.advance_round(round_.pk, round_.state, round_.phase)
-    round_.refresh_from_db()
+    round_ = play_to_the_end([an, binh], table)
     assert round_.state == RoundState.SETTLED
     services.record_settled_rounds()
     for rp in round_.players.all():
@@ -103,3 +93,16 @@ def test_a_played_round_is_recorded_as_the_games_and_ledger_settled_it(
         assert stat.net_xu == rp.xu
         assert stat.chi1_won + stat.chi2_won + stat.chi3_won == mine["chi_won"]
         assert stat.foul == mine["foul"]
+
+
+def test_the_catch_up_command_records_every_past_round(history: Any, four: list[Any]) -> None:
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    for _ in range(3):
+        history.round(four[:2], [10, -10])
+    out = StringIO()
+    call_command("record_round_stats", stdout=out)
+    assert "done: 3 rounds recorded" in out.getvalue()
+    assert selectors.figures(four[0]).rounds == 3
