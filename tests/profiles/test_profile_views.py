@@ -105,3 +105,23 @@ def test_a_recent_rounds_page_opens_for_a_player_who_was_not_there(
     client.force_login(four[3])
     page = client.get(reverse("games:round_detail", kwargs={"round_id": round_.pk}))
     assert page.status_code == 200
+
+
+def test_the_lobby_links_each_tables_host_to_their_profile(client: Any, make_user: Any) -> None:
+    from games import services as games
+
+    host = make_user("an", display_name="Anh Ba")
+    games.create_table(host, name="Bàn vui", stake=10)
+    client.force_login(make_user("binh"))
+    page = client.get(reverse("games:lobby")).content.decode()
+    assert reverse("profiles:profile", kwargs={"user_id": host.pk}) in page
+
+
+def test_the_header_links_my_name_to_my_profile_and_the_boards(
+    client: Any, make_user: Any
+) -> None:
+    an = make_user("an")
+    client.force_login(an)
+    page = client.get(reverse("games:lobby")).content.decode()
+    assert reverse("profiles:profile", kwargs={"user_id": an.pk}) in page
+    assert reverse("profiles:leaderboards") in page
