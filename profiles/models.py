@@ -92,8 +92,6 @@ class RoundStat(models.Model):
         indexes = [
             # The profile's recent rounds, newest first.
             models.Index(fields=["user", "-settled_at"], name="roundstat_user_time"),
-            # The favourite stake: an index-only count per stake.
-            models.Index(fields=["user", "stake"], name="roundstat_user_stake"),
             # Instant wins and scoops are rare: these stay small.
             models.Index(
                 fields=["user", "instant_kind"],
@@ -152,6 +150,22 @@ class PeriodTotal(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id} {self.period} {self.start} {self.preset}"
+
+
+class StakeCount(models.Model):
+    """How many rounds a player played at each stake: the favourite stake is one index read."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    stake = models.PositiveIntegerField()
+    rounds = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "stake"], name="stakecount_user_stake")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} at {self.stake}: {self.rounds}"
 
 
 class StatsCursor(models.Model):

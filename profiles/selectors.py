@@ -18,7 +18,15 @@ from django.utils.translation import get_language
 
 from accounts.models import User
 from games.rules.instant import INSTANT_NAMES
-from profiles.models import ALL_TIME, Period, PeriodTotal, Profile, RoundStat, ScoopKind
+from profiles.models import (
+    ALL_TIME,
+    Period,
+    PeriodTotal,
+    Profile,
+    RoundStat,
+    ScoopKind,
+    StakeCount,
+)
 from profiles.services import BOARDS_GENERATION, period_starts
 
 RECENT_ROUNDS = 10
@@ -71,10 +79,8 @@ def figures(user: User, today: date | None = None) -> Figures:
     )
     rounds, contests = total["rounds"] or 0, total["contests"] or 0
     stake = (
-        RoundStat.objects.filter(user=user)
-        .values("stake")
-        .annotate(n=Count("stake"))
-        .order_by("-n", "-stake")
+        StakeCount.objects.filter(user=user)
+        .order_by("-rounds", "-stake")
         .values_list("stake", flat=True)
         .first()
     )
@@ -102,7 +108,7 @@ def _instants(user: User) -> list[tuple[str, int]]:
         RoundStat.objects.filter(user=user)
         .exclude(instant_kind="")
         .values_list("instant_kind")
-        .annotate(n=Count("pk"))
+        .annotate(n=Count("*"))
         .order_by("-n", "instant_kind")
     )
     return [(INSTANT_NAMES.get(kind, (kind, kind))[int(english)], n) for kind, n in rows]
@@ -113,7 +119,7 @@ def _scoops(user: User) -> list[tuple[str, int]]:
         RoundStat.objects.filter(user=user)
         .exclude(scoop_kind="")
         .values_list("scoop_kind")
-        .annotate(n=Count("pk"))
+        .annotate(n=Count("*"))
     )
     return [(str(kind.label), rows.get(kind.value, 0)) for kind in ScoopKind]
 
@@ -284,8 +290,42 @@ def rank_of(user: User, kind: str, period: str, preset: str) -> Entry | None:
 
 def _rank_of(user: User, kind: str, period: str, preset: str, start: date) -> Entry | None:
     column = Board.ORDER[kind]
-    value = _ranked(period, preset, start).filter(user=user).values_list(column, flat=True).first()
+    if user.pk in hidden_players():
+        return None
+    board_rows = PeriodTotal.objects.filter(period=period, preset=preset, start=start)
+    value = board_rows.filter(user=user).values_list(column, flat=True).first()
     if value is None:
         return None
-    ahead = _ranked(period, preset, start).filter(**{f"{column}__gt": value}).count()
+    # Everyone above, counted in the board's index alone, less the few hidden players
+    # above (bots, suspended): no join over what may be every player of the site.
+    ahead = board_rows.filter(**{f"{column}__gt": value}).count()
+    ahead -= sum(1 for hidden in _hidden_values(kind, period, preset, start) if hidden > value)
     return Entry(ahead + 1, user.pk, user.shown_name, value)
+
+
+def _hidden_values(kind: str, period: str, preset: str, start: date) -> list[int]:
+    """The hidden players' values on a board (cached as the boards are)."""
+    key = _cache_key("hidden", kind, period, preset, start.isoformat())
+    found: list[int] | None = cache.get(key)
+    if found is None:
+        found = list(
+            PeriodTotal.objects.filter(
+                period=period, preset=preset, start=start, user_id__in=hidden_players()
+            ).values_list(Board.ORDER[kind], flat=True)
+        )
+        cache.set(key, found, settings.PROFILES_BOARD_CACHE_SECONDS)
+    return found
+
+
+def hidden_players() -> set[int]:
+    """Players never ranked now: bots, deactivated and suspended ones (cached as boards are)."""
+    key = _cache_key("hidden-players")
+    found: set[int] | None = cache.get(key)
+    if found is None:
+        found = set(
+            User.objects.filter(
+                Q(is_bot=True) | Q(is_active=False) | Q(suspended_until__gt=timezone.now())
+            ).values_list("pk", flat=True)
+        )
+        cache.set(key, found, settings.PROFILES_BOARD_CACHE_SECONDS)
+    return found

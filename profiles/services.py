@@ -33,6 +33,7 @@ from profiles.models import (
     PeriodTotal,
     Profile,
     RoundStat,
+    StakeCount,
     StatsCursor,
     UploadedAvatar,
 )
@@ -235,10 +236,28 @@ def wallet_nets(round_ids: Iterable[int]) -> dict[tuple[int, int], int]:
 
 def _add_to_totals(stats: Iterable[RoundStat]) -> None:
     sums: dict[tuple[int, str, str, date], _Sums] = defaultdict(_Sums)
+    stakes: dict[tuple[int, int], int] = defaultdict(int)
     for stat in stats:
+        stakes[stat.user_id, stat.stake] += 1
         for period, start in period_starts(stat.settled_at).items():
             sums[stat.user_id, stat.preset, period, start].add(stat)
     _upsert(sorted(sums.items()), increase_rounds=True)
+    _count_stakes(sorted(stakes.items()))
+
+
+def _count_stakes(rows: list[tuple[tuple[int, int], int]]) -> None:
+    table = StakeCount._meta.db_table
+    with connection.cursor() as db:
+        for i in range(0, len(rows), UPSERT_CHUNK):
+            chunk = rows[i : i + UPSERT_CHUNK]
+            values = ", ".join(["(%s, %s, %s)"] * len(chunk))
+            params = [value for (user_id, stake), n in chunk for value in (user_id, stake, n)]
+            db.execute(
+                f"INSERT INTO {table} (user_id, stake, rounds) VALUES {values} "
+                "ON CONFLICT (user_id, stake) DO UPDATE "
+                f"SET rounds = {table}.rounds + excluded.rounds",
+                params,
+            )
 
 
 def _upsert(rows: list[tuple[tuple[int, str, str, date], _Sums]], *, increase_rounds: bool) -> None:
