@@ -318,8 +318,9 @@ def _hidden_values(kind: str, period: str, preset: str, start: date) -> list[int
 
 
 def hidden_players() -> set[int]:
-    """Players never ranked now: bots, deactivated and suspended ones (cached as boards are)."""
-    key = _cache_key("hidden-players")
+    """Players never ranked now: bots, deactivated and suspended ones (cached for the TTL;
+    new rounds do not change it, so it is not dropped with the boards)."""
+    key = "profiles:hidden-players"
     found: set[int] | None = cache.get(key)
     if found is None:
         found = set(

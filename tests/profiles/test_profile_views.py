@@ -117,9 +117,7 @@ def test_the_lobby_links_each_tables_host_to_their_profile(client: Any, make_use
     assert reverse("profiles:profile", kwargs={"user_id": host.pk}) in page
 
 
-def test_the_header_links_my_name_to_my_profile_and_the_boards(
-    client: Any, make_user: Any
-) -> None:
+def test_the_header_links_my_name_to_my_profile_and_the_boards(client: Any, make_user: Any) -> None:
     an = make_user("an")
     client.force_login(an)
     page = client.get(reverse("games:lobby")).content.decode()
