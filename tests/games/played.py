@@ -20,6 +20,11 @@ def play_to_the_end(players: list[Any], table: Table) -> Round:
         services.submit_arrangement(
             rp.user, round_.pk, [rp.cards[:5], rp.cards[5:10], rp.cards[10:]]
         )
+    return run_timers(round_)
+
+
+def run_timers(round_: Round) -> Round:
+    """Fire each timer step at once (the deadlines moved to the past) until it is settled."""
     for _ in range(6):
         round_.refresh_from_db()
         if round_.state == RoundState.SETTLED:

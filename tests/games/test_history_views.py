@@ -15,6 +15,7 @@ from games.rules import Category
 from games.rules.instant import INSTANT_NAMES
 from games.rules.presets import BONUS_NAMES
 from tests.games.played import play_to_the_end as _play_to_the_end
+from tests.games.played import run_timers
 
 pytestmark = pytest.mark.django_db
 
@@ -107,13 +108,7 @@ def _play_dealt(players, table, hands) -> Round:  # type: ignore[no-untyped-def]
         # Test set-up only: replace the dealt cards so the hand is known.
         round_.players.filter(user=player).update(cards=[c for part in hand for c in part])
         services.submit_arrangement(player, round_.pk, hand)
-    for _ in range(6):
-        round_.refresh_from_db()
-        if round_.state == RoundState.SETTLED:
-            break
-        Round.objects.filter(pk=round_.pk).update(deadline=timezone.now() - timedelta(seconds=5))
-        services.advance_round(round_.pk, round_.state, round_.phase)
-    round_.refresh_from_db()
+    round_ = run_timers(round_)
     assert round_.state == RoundState.SETTLED
     return round_
 
