@@ -6,6 +6,8 @@ from django import forms
 from django.contrib.auth.forms import UserCreationForm
 from django.utils.translation import gettext_lazy as _
 
+from accounts import services
+from accounts.errors import AccountError
 from accounts.models import Language, User
 
 
@@ -19,12 +21,30 @@ class SignUpForm(UserCreationForm):  # type: ignore[type-arg]
         model = User
         fields = ("username", "display_name", "email")
 
+    def clean_display_name(self) -> str:
+        try:
+            return services.clean_display_name(self.cleaned_data["display_name"])
+        except AccountError as exc:
+            raise forms.ValidationError(str(exc.message), code=exc.code) from exc
+
 
 class ProfileForm(forms.Form):
-    display_name = forms.CharField(label=_("Display name"), max_length=40, required=False)
+    display_name = forms.CharField(
+        label=_("Display name"),
+        max_length=services.DISPLAY_NAME_MAX,
+        required=False,
+        help_text=_("Shown on your profile, at tables and on leaderboards; unique."),
+    )
     language = forms.ChoiceField(label=_("Language"), choices=Language.choices)
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, user: User | None = None, **kwargs: Any) -> None:
+        self.user = user
         super().__init__(*args, **kwargs)
         for field in self.fields.values():
             field.widget.attrs.setdefault("class", "input")
+
+    def clean_display_name(self) -> str:
+        try:
+            return services.clean_display_name(self.cleaned_data["display_name"], user=self.user)
+        except AccountError as exc:
+            raise forms.ValidationError(str(exc.message), code=exc.code) from exc

@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import unicodedata
 from datetime import datetime
 
 from django.db import transaction
+from django.db.models import Q
 from django.dispatch import Signal
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
 from accounts.errors import AccountError, SeatRefused
 from accounts.models import Language, User
+
+DISPLAY_NAME_MAX = 40
 
 # Sent inside the sign-up transaction, so what listens (the ledger's sign-up grant)
 # commits or rolls back with the new account. Arguments: user.
@@ -38,10 +42,40 @@ def sign_up(
     return user
 
 
+def clean_display_name(name: str, *, user: User | None = None) -> str:
+    """The name as it will be shown; raises AccountError if it cannot be used.
+
+    Names are unique ignoring case (and a name cannot be another player's username), so
+    nobody can pass for someone else on a table or a leaderboard. The check is not a
+    database constraint (existing names may repeat); two players taking one name in the
+    same instant is harmless: profiles are found by id, not by name.
+    """
+    name = " ".join(name.split())  # no leading, trailing or repeated spaces
+    if not name:
+        return ""
+    if len(name) < 2:
+        raise AccountError(_("A display name has at least 2 characters."), code="name_short")
+    if len(name) > DISPLAY_NAME_MAX:
+        raise AccountError(
+            _("A display name has at most %(n)s characters.") % {"n": DISPLAY_NAME_MAX},
+            code="name_long",
+        )
+    # Control, format (bidi overrides, zero-width) and unassigned characters can disguise
+    # a name or break the page's layout.
+    if any(unicodedata.category(c).startswith("C") for c in name):
+        raise AccountError(
+            _("A display name cannot contain invisible characters."), code="name_invisible"
+        )
+    others = User.objects.exclude(pk=user.pk) if user is not None else User.objects.all()
+    if others.filter(Q(display_name__iexact=name) | Q(username__iexact=name)).exists():
+        raise AccountError(_("Another player already uses this name."), code="name_taken")
+    return name
+
+
 def update_profile(user: User, *, display_name: str, language: str) -> User:
     if language not in Language.values:
         raise AccountError(_("This language is not supported."), code="bad_language")
-    user.display_name = display_name.strip()
+    user.display_name = clean_display_name(display_name, user=user)
     user.preferred_language = language
     user.save(update_fields=["display_name", "preferred_language"])
     return user

@@ -33,17 +33,29 @@ def sign_up(request: HttpRequest) -> HttpResponse:
         login(request, user, backend="accounts.backends.PeopleOnlyBackend")
         welcome = {"name": user.shown_name, "amount": settings.SIGNUP_GRANT_XU}
         messages.success(request, render_to_string("accounts/welcome.txt", welcome).strip())
-        return redirect("home")
+        return redirect(_safe_next(request) or "home")
     return render(
-        request, "accounts/signup.html", {"form": form, "signup_grant": settings.SIGNUP_GRANT_XU}
+        request,
+        "accounts/signup.html",
+        {"form": form, "signup_grant": settings.SIGNUP_GRANT_XU, "next": _safe_next(request)},
     )
+
+
+def _safe_next(request: HttpRequest) -> str:
+    """Where to go after signing up (an invite link, say): a path on this site, or ""."""
+    target = request.POST.get("next") or request.GET.get("next") or ""
+    if target and url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return target
+    return ""
 
 
 @login_required
 def profile(request: HttpRequest) -> HttpResponse:
     user: User = request.user  # type: ignore[assignment]
     initial = {"display_name": user.display_name, "language": user.preferred_language}
-    form = ProfileForm(request.POST or None, initial=initial)
+    form = ProfileForm(request.POST or None, initial=initial, user=user)
     if request.method == "POST" and form.is_valid():
         services.update_profile(
             user,
@@ -61,12 +73,7 @@ def profile(request: HttpRequest) -> HttpResponse:
 def set_language(request: HttpRequest) -> HttpResponse:
     """The language switch: remembered in a cookie, and on the account when logged in."""
     language = request.POST.get("language", "")
-    next_url = request.POST.get("next") or "/"
-    if not url_has_allowed_host_and_scheme(
-        next_url, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-    ):
-        next_url = "/"
-    response = HttpResponseRedirect(next_url)
+    response = HttpResponseRedirect(_safe_next(request) or "/")
     if language not in SUPPORTED:
         messages.error(request, _("This language is not supported."))
         return response

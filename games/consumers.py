@@ -35,6 +35,7 @@ from games.sequencer import InOrder
 logger = logging.getLogger(__name__)
 
 CLOSE_UNAUTHENTICATED = 4401
+CLOSE_FORBIDDEN = 4403
 CLOSE_NOT_FOUND = 4404
 CLOSE_FLOOD = 4429
 
@@ -117,6 +118,14 @@ def _session_alive(session_key: str, user_id: int) -> bool:
     if str(store.load().get(SESSION_KEY)) != str(user_id):
         return False  # logged out, expired or flushed
     return bool(get_user_model().objects.filter(pk=user_id, is_active=True).exists())
+
+
+def _table_access(table_id: int, user: Any) -> int | None:
+    """None when the user may watch the table, else the close code that says why not."""
+    table = Table.objects.filter(pk=table_id).first()
+    if table is None:
+        return CLOSE_NOT_FOUND
+    return None if selectors.may_enter(table, user) else CLOSE_FORBIDDEN
 
 
 class _Consumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
@@ -278,8 +287,10 @@ class TableConsumer(_Consumer):
             await self.close(code=CLOSE_UNAUTHENTICATED)
             return
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
-        if not await database_sync_to_async(Table.objects.filter(pk=self.table_id).exists)():
-            await self.close(code=CLOSE_NOT_FOUND)
+        access = await database_sync_to_async(_table_access)(self.table_id, self.user)
+        if access is not None:
+            # A private table is watched only by those its invite let in (docs/social.md).
+            await self.close(code=access)
             return
         await self.accept()
         await self.join(events.table_group(self.table_id))

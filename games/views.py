@@ -87,6 +87,7 @@ def create_table(request: HttpRequest) -> HttpResponse:
                 rules_overrides=form.rules_overrides(),
                 allow_bots=data["allow_bots"],
                 bot_wait_seconds=data["bot_wait_seconds"] or 10,
+                is_private=data["is_private"],
             )
         except GameError as exc:
             form.add_error(None, exc.message)
@@ -122,6 +123,8 @@ def quick_join(request: HttpRequest) -> HttpResponse:
 @login_required
 def table(request: HttpRequest, table_id: int) -> HttpResponse:
     table = get_object_or_404(Table.objects.select_related("host"), pk=table_id)
+    if not selectors.may_enter(table, _user(request)):
+        return render(request, "games/private_table.html", {"table": table}, status=403)
     config = {
         "table": table.pk,
         "user": request.user.pk,
@@ -143,7 +146,12 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
     return render(
         request,
         "games/table.html",
-        {"table": table, "config": config, "rules": table.rules.to_dict()},
+        {
+            "table": table,
+            "config": config,
+            "rules": table.rules.to_dict(),
+            "is_host": selectors.is_acting_host(table, _user(request)),
+        },
     )
 
 
@@ -195,10 +203,11 @@ def history_list(request: HttpRequest) -> HttpResponse:
 @login_required
 def round_detail(request: HttpRequest, round_id: int) -> HttpResponse:
     user = _user(request)
-    round_ = history.played_round(user, round_id)
+    round_ = history.viewable_round(user, round_id)
     if round_ is None:
         raise Http404(_("You did not play this round."))
     context: dict[str, Any] = {"round": round_, "finished": round_.is_finished}
+    context["spectator"] = not round_.players.filter(user=user).exists()
     if round_.is_finished:
         lines = history.player_lines(round_, user)
         names = {line.position: line.name for line in lines}

@@ -52,6 +52,8 @@ INSTALLED_APPS = [
     "bots",
     "moderation",
     "practice",
+    "social",
+    "profiles",
 ]
 
 MIDDLEWARE = [
@@ -176,6 +178,8 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": 3600,
     "global_keyprefix": f"{REDIS_PREFIX}:",
 }
+# How often settled rounds are added to the statistics summary (profiles, leaderboards).
+PROFILES_RECORD_SECONDS = env_int("PROFILES_RECORD_SECONDS", 15, minimum=1, maximum=3600)
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     # Advances any round or table whose timer task was lost (dead worker, dropped message).
     # A sweep not started within its period is dropped: sweeps must not pile up behind a
@@ -189,6 +193,12 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "games-close-empty-tables": {"task": "games.close_empty_tables", "schedule": 60.0},
     # Commits the daily hand's seeds PRACTICE_DAILY_AHEAD_DAYS ahead (docs/practice.md).
     "practice-schedule-daily-deals": {"task": "practice.schedule_daily_deals", "schedule": 3600.0},
+    # Adds newly settled rounds to the profiles' and leaderboards' summary (docs/profiles.md).
+    "profiles-record-stats": {
+        "task": "profiles.record_stats",
+        "schedule": float(PROFILES_RECORD_SECONDS),
+        "options": {"expires": float(PROFILES_RECORD_SECONDS)},
+    },
 }
 
 # --- Auth -----------------------------------------------------------------------------
@@ -263,6 +273,10 @@ TABLES_CREATED_PER_HOUR = env_int("TABLES_CREATED_PER_HOUR", 10, minimum=1, maxi
 TABLE_EMPTY_CLOSE_MINUTES = env_int("TABLE_EMPTY_CLOSE_MINUTES", 10, minimum=1, maximum=10_080)
 # The daily hand's seed hashes are published this many days before the day.
 PRACTICE_DAILY_AHEAD_DAYS = env_int("PRACTICE_DAILY_AHEAD_DAYS", 7, minimum=1, maximum=60)
+# A private table's invite link works this many hours unless the host revokes it first.
+TABLE_INVITE_HOURS = env_int("TABLE_INVITE_HOURS", 24, minimum=1, maximum=24 * 30)
+# How long the host can keep a free seat for an invited friend.
+TABLE_SEAT_HOLD_MINUTES = env_int("TABLE_SEAT_HOLD_MINUTES", 5, minimum=1, maximum=120)
 # Tables per page of the lobby (the page and the lobby socket).
 LOBBY_PAGE_SIZE = env_int("LOBBY_PAGE_SIZE", 50, minimum=5, maximum=500)
 
@@ -292,6 +306,17 @@ MODERATION_COMPENSATION_DAILY_LIMIT_XU = env_int(
 MODERATION_ADMIN_SOLO_LIMIT_XU = env_int(
     "MODERATION_ADMIN_SOLO_LIMIT_XU", 50_000, minimum=0, maximum=1_000_000_000_000
 )
+
+# --- Profiles and leaderboards (docs/profiles.md) --------------------------------------
+# An uploaded avatar above this size is refused; what is kept is a WebP this many pixels wide.
+PROFILES_AVATAR_MAX_BYTES = env_int(
+    "PROFILES_AVATAR_MAX_BYTES", 2 * 1024 * 1024, minimum=10_240, maximum=10 * 1024 * 1024
+)
+PROFILES_AVATAR_PIXELS = 256
+# How long a leaderboard (and a player's rank on it) is served from the cache.
+PROFILES_BOARD_CACHE_SECONDS = env_int("PROFILES_BOARD_CACHE_SECONDS", 60, minimum=0, maximum=3600)
+# Players shown on each board.
+PROFILES_BOARD_SIZE = 20
 
 # --- Production security (checked by `manage.py check --deploy`) ----------------------
 if not DEBUG:

@@ -31,6 +31,7 @@ urlpatterns = [
     path("moderation/", include("moderation.urls")),
     path("practice/", include("practice.urls")),
     path("", include("bots.urls")),
+    path("", include("profiles.urls")),
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("", include("games.urls")),
     path("admin/", admin.site.urls),

@@ -1,4 +1,4 @@
-"""/history/ and /history/<id>/: players see only rounds they played, cards only when over."""
+"""/history/ and /history/<id>/: my rounds; others' finished public rounds; cards only when over."""
 
 from __future__ import annotations
 
@@ -14,26 +14,10 @@ from games.models import Round, RoundState
 from games.rules import Category
 from games.rules.instant import INSTANT_NAMES
 from games.rules.presets import BONUS_NAMES
+from tests.games.played import play_to_the_end as _play_to_the_end
+from tests.games.played import run_timers
 
 pytestmark = pytest.mark.django_db
-
-
-def _play_to_the_end(players, table) -> Round:  # type: ignore[no-untyped-def]
-    services.sit(players[0], table.pk)
-    services.sit(players[1], table.pk)
-    round_ = services.start_round(players[0], table.pk)
-    for rp in round_.players.select_related("user"):
-        services.submit_arrangement(
-            rp.user, round_.pk, [rp.cards[:5], rp.cards[5:10], rp.cards[10:]]
-        )
-    for _ in range(6):
-        round_.refresh_from_db()
-        if round_.state == RoundState.SETTLED:
-            break
-        Round.objects.filter(pk=round_.pk).update(deadline=timezone.now() - timedelta(seconds=5))
-        services.advance_round(round_.pk, round_.state, round_.phase)
-    round_.refresh_from_db()
-    return round_
 
 
 def _detail(round_: Round) -> str:
@@ -61,12 +45,33 @@ def test_a_finished_round_shows_everyones_cards_and_the_seeds(client, players, t
     assert page.count("data-delta=") == 2  # this round's hold and settlement postings
 
 
-def test_a_round_i_did_not_play_does_not_exist_for_me(client, players, table) -> None:  # type: ignore[no-untyped-def]
+def test_a_finished_public_round_can_be_read_by_someone_who_did_not_play_it(
+    client, players, table
+) -> None:  # type: ignore[no-untyped-def]
     round_ = _play_to_the_end(players, table)
     client.force_login(players[3])
-    assert client.get(_detail(round_)).status_code == 404
+    page = client.get(_detail(round_)).content.decode()
+    assert round_.server_seed in page  # profiles link here: the cards are shown once over
+    assert 'data-testid="file-dispute"' not in page  # only players dispute
     verify = client.post(reverse("games:verify", kwargs={"round_id": round_.pk}))
     assert verify.status_code == 404
+
+
+def test_a_round_at_a_private_table_i_did_not_play_does_not_exist_for_me(
+    client, players, table
+) -> None:  # type: ignore[no-untyped-def]
+    round_ = _play_to_the_end(players, table)
+    type(table).objects.filter(pk=table.pk).update(is_private=True)
+    client.force_login(players[3])
+    assert client.get(_detail(round_)).status_code == 404
+
+
+def test_a_live_round_i_do_not_play_does_not_exist_for_me(client, players, table) -> None:  # type: ignore[no-untyped-def]
+    services.sit(players[0], table.pk)
+    services.sit(players[1], table.pk)
+    round_ = services.start_round(players[0], table.pk)
+    client.force_login(players[3])
+    assert client.get(_detail(round_)).status_code == 404
 
 
 def test_a_live_round_hides_the_other_players_cards(client, players, table) -> None:  # type: ignore[no-untyped-def]
@@ -103,13 +108,7 @@ def _play_dealt(players, table, hands) -> Round:  # type: ignore[no-untyped-def]
         # Test set-up only: replace the dealt cards so the hand is known.
         round_.players.filter(user=player).update(cards=[c for part in hand for c in part])
         services.submit_arrangement(player, round_.pk, hand)
-    for _ in range(6):
-        round_.refresh_from_db()
-        if round_.state == RoundState.SETTLED:
-            break
-        Round.objects.filter(pk=round_.pk).update(deadline=timezone.now() - timedelta(seconds=5))
-        services.advance_round(round_.pk, round_.state, round_.phase)
-    round_.refresh_from_db()
+    round_ = run_timers(round_)
     assert round_.state == RoundState.SETTLED
     return round_
 

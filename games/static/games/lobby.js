@@ -53,6 +53,14 @@ function item(row) {
   fact(gettext("Stake"), `${number.format(row.stake)} xu`);
   fact(gettext("Players"), `${row.taken}/${row.seats}`);
   fact(gettext("Rules"), (PRESETS[row.preset] || PRESETS.portal)());
+  fact(gettext("Host"), row.host);
+  // The host's name links to their profile (profiles app), as the page itself renders it.
+  const host = facts.lastElementChild.querySelector("dd");
+  const hostLink = document.createElement("a");
+  hostLink.href = `/players/${row.host_id}/`;
+  hostLink.className = "host-link";
+  hostLink.textContent = row.host;
+  host.replaceChildren(hostLink);
   li.append(link, facts);
   if (row.min_balance > balance) {
     const note = document.createElement("p");

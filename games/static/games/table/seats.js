@@ -65,7 +65,11 @@ function seatHead(seat, player) {
   const who = el("div", "who");
   // A long name is cut short (…) on its own; the bot badge beside it always shows.
   const line = el("span", "name-line");
-  const name = el("span", "name", seat.name);
+  // The name opens the player's profile (profiles app) in a new tab: the table stays open.
+  const name = el("a", "name", seat.name);
+  name.href = `/players/${seat.user}/`;
+  name.target = "_blank";
+  name.rel = "noopener";
   name.title = seat.name;
   line.append(name);
   if (seat.is_bot) {

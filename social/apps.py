@@ -1,0 +1,7 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class SocialConfig(AppConfig):
+    name = "social"
+    verbose_name = _("Friends and private tables")
