@@ -90,6 +90,7 @@ TEMPLATES = [
                 "accounts.context_processors.header",
                 "ledger.context_processors.wallet",
                 "moderation.context_processors.notifications",
+                "social.context_processors.social",
             ],
         },
     },
