@@ -139,6 +139,8 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
         # Where a player disputes a round or reports a player (0 stands for the id).
         "dispute": reverse("moderation:file_dispute", kwargs={"round_id": 0}),
         "report": reverse("moderation:report_player", kwargs={"user_id": 0}),
+        # A player's card: befriend or block them (docs/social.md).
+        "player": reverse("social:player", kwargs={"user_id": 0}),
         # Bonus names in the page's language, from games.rules (the summary names them).
         "bonus_names": {
             key: names[1] if translation.get_language() == "en" else names[0]
