@@ -288,9 +288,7 @@ class TableConsumer(_Consumer):
             await self.close(code=CLOSE_UNAUTHENTICATED)
             return
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
-        access, self.private = await database_sync_to_async(_table_access)(
-            self.table_id, self.user
-        )
+        access, self.private = await database_sync_to_async(_table_access)(self.table_id, self.user)
         if access is not None:
             # A private table is watched only by those its invite let in (docs/social.md).
             await self.close(code=access)

@@ -9,11 +9,13 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.functional import Promise
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from accounts.models import User
+from accounts.views import safe_next
 from games.models import Seat
 from social import selectors, services
 from social.errors import SocialError
@@ -24,14 +26,9 @@ def _user(request: HttpRequest) -> User:
     return request.user  # type: ignore[return-value]
 
 
-def _back(request: HttpRequest, default: str = "social:friends") -> HttpResponse:
-    """Back to the page the form was on (a safe path on this site), else ``default``."""
-    target = request.POST.get("next", "")
-    if target and url_has_allowed_host_and_scheme(
-        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-    ):
-        return redirect(target)
-    return redirect(default)
+def _back(request: HttpRequest) -> HttpResponse:
+    """Back to the page the form was on (a safe path on this site), else the friends page."""
+    return redirect(safe_next(request) or "social:friends")
 
 
 def _person(user_id: int) -> User:
@@ -83,68 +80,42 @@ def player(request: HttpRequest, user_id: int) -> HttpResponse:
     return render(request, "social/player.html", context)
 
 
-@login_required
-@require_POST
-def request_friend(request: HttpRequest, user_id: int) -> HttpResponse:
-    _run(request, services.send_friend_request, _user(request), _person(user_id))
-    return _back(request)
+def _on_player(service: Any, done: str | Promise = "") -> Any:
+    """A POST that calls ``service(user, that player)``, then goes back where it came from."""
+
+    @login_required
+    @require_POST
+    def view(request: HttpRequest, user_id: int) -> HttpResponse:
+        _run(request, service, _user(request), _person(user_id), done=str(done))
+        return _back(request)
+
+    return view
 
 
-@login_required
-@require_POST
-def accept(request: HttpRequest, request_id: int) -> HttpResponse:
-    _run(request, services.accept_friend_request, _user(request), request_id,
-         done=_("You are friends now."))  # fmt: skip
-    return _back(request)
+def _on_request(service: Any, done: str | Promise) -> Any:
+    """A POST that calls ``service(user, request_id)`` on a friend request sent to them."""
+
+    @login_required
+    @require_POST
+    def view(request: HttpRequest, request_id: int) -> HttpResponse:
+        _run(request, service, _user(request), request_id, done=str(done))
+        return _back(request)
+
+    return view
 
 
-@login_required
-@require_POST
-def refuse(request: HttpRequest, request_id: int) -> HttpResponse:
-    _run(request, services.refuse_friend_request, _user(request), request_id,
-         done=_("Friend request refused."))  # fmt: skip
-    return _back(request)
-
-
-@login_required
-@require_POST
-def cancel(request: HttpRequest, user_id: int) -> HttpResponse:
-    _run(request, services.cancel_friend_request, _user(request), _person(user_id),
-         done=_("Friend request withdrawn."))  # fmt: skip
-    return _back(request)
-
-
-@login_required
-@require_POST
-def unfriend(request: HttpRequest, user_id: int) -> HttpResponse:
-    _run(request, services.remove_friend, _user(request), _person(user_id),
-         done=_("Removed from your friends."))  # fmt: skip
-    return _back(request)
-
-
-@login_required
-@require_POST
-def block(request: HttpRequest, user_id: int) -> HttpResponse:
-    _run(request, services.block_user, _user(request), _person(user_id),
-         done=_("Blocked: you will not see their messages, invitations or requests."))  # fmt: skip
-    return _back(request)
-
-
-@login_required
-@require_POST
-def unblock(request: HttpRequest, user_id: int) -> HttpResponse:
-    _run(request, services.unblock_user, _user(request), _person(user_id),
-         done=_("Unblocked."))  # fmt: skip
-    return _back(request)
-
-
-@login_required
-@require_POST
-def invite(request: HttpRequest, user_id: int) -> HttpResponse:
-    """Invite a friend to the table the user sits at (a notification with the link)."""
-    _run(request, services.invite_to_table, _user(request), _person(user_id),
-         done=_("Invitation sent."))  # fmt: skip
-    return _back(request)
+request_friend = _on_player(services.send_friend_request)
+cancel = _on_player(services.cancel_friend_request, gettext_lazy("Friend request withdrawn."))
+unfriend = _on_player(services.remove_friend, gettext_lazy("Removed from your friends."))
+block = _on_player(
+    services.block_user,
+    gettext_lazy("Blocked: you will not see their messages, invitations or requests."),
+)
+unblock = _on_player(services.unblock_user, gettext_lazy("Unblocked."))
+# Invite a friend to the table the user sits at (a notification with the link).
+invite = _on_player(services.invite_to_table, gettext_lazy("Invitation sent."))
+accept = _on_request(services.accept_friend_request, gettext_lazy("You are friends now."))
+refuse = _on_request(services.refuse_friend_request, gettext_lazy("Friend request refused."))
 
 
 @login_required

@@ -47,9 +47,7 @@ def test_a_revoked_invite_link_is_refused(players, private_table) -> None:
     assert refused.value.code == "invite_revoked"
 
 
-def test_revoking_a_link_shuts_out_those_it_let_in_who_have_not_sat(
-    players, private_table
-) -> None:
+def test_revoking_a_link_shuts_out_those_it_let_in_who_have_not_sat(players, private_table) -> None:
     invite = private.create_invite(players[0], private_table.pk)
     private.admit(players[1], invite.token)
     assert selectors.may_enter(private_table, players[1])
@@ -105,9 +103,7 @@ def test_a_hold_past_its_time_frees_the_seat(players) -> None:
     services.sit(players[2], table.pk)
 
 
-def test_the_host_removes_a_player_between_rounds_and_they_stay_out(
-    players, private_table
-) -> None:
+def test_the_host_removes_a_player_between_rounds_and_they_stay_out(players, private_table) -> None:
     invite = private.create_invite(players[0], private_table.pk)
     private.sit_by_invite(players[1], invite.token)
     private.remove_player(players[0], private_table.pk, players[1].pk)
