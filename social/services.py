@@ -54,11 +54,7 @@ def send_friend_request(sender: User, receiver: User) -> FriendRequest | Friends
             _("You are already friends with %(name)s."), code="already_friends",
             name=receiver.shown_name,
         )  # fmt: skip
-    if Block.objects.filter(blocker=sender, blocked=receiver).exists():
-        raise SocialError(
-            _("You blocked %(name)s. Unblock them first."), code="you_blocked",
-            name=receiver.shown_name,
-        )  # fmt: skip
+    _ensure_not_blocking(sender, receiver)
     if FriendRequest.objects.filter(from_user=receiver, to_user=sender).exists():
         friendship = _befriend(sender, receiver)
         _notify(receiver, NotificationKind.FRIEND_ACCEPTED, sender)
@@ -68,6 +64,14 @@ def send_friend_request(sender: User, receiver: User) -> FriendRequest | Friends
     if created and not Block.objects.filter(blocker=receiver, blocked=sender).exists():
         _notify(receiver, NotificationKind.FRIEND_REQUEST, sender)
     return request
+
+
+def _ensure_not_blocking(user: User, other: User) -> None:
+    if Block.objects.filter(blocker=user, blocked=other).exists():
+        raise SocialError(
+            _("You blocked %(name)s. Unblock them first."), code="you_blocked",
+            name=other.shown_name,
+        )  # fmt: skip
 
 
 def _request_to(user: User, request_id: int) -> FriendRequest:
@@ -89,6 +93,7 @@ def accept_friend_request(user: User, request_id: int) -> Friendship:
                 user_low=min(user.pk, sender.pk), user_high=max(user.pk, sender.pk)
             )
         raise NotFound(_("This friend request no longer exists."), code="request_gone")
+    _ensure_not_blocking(user, sender)
     friendship = _befriend(user, sender)
     _notify(sender, NotificationKind.FRIEND_ACCEPTED, user)
     return friendship

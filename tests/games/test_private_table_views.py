@@ -7,7 +7,6 @@ from typing import Any
 import pytest
 from django.urls import reverse
 
-from bots.selectors import quick_play_tables
 from games import services
 from games.models import Seat, Table
 from games.services import private
@@ -110,13 +109,6 @@ def test_removing_a_player_during_a_round_shows_a_clear_error(
     url = reverse("games:host_tools", kwargs={"table_id": private_table.pk})
     page = client.post(url, {"action": "remove", "user": players[1].pk}, follow=True)
     assert "chỉ mời được người chơi ra giữa hai ván" in page.content.decode()
-
-
-def test_quick_play_never_offers_a_private_table(players) -> None:
-    table = services.open_table(
-        players[0], name="Nhà có bot", stake=10, is_private=True, allow_bots=True
-    )
-    assert table not in quick_play_tables(players[1], 10_000)
 
 
 def test_staff_opening_a_private_table_uninvited_is_audited(client, players, private_table) -> None:

@@ -39,3 +39,13 @@ def test_a_player_cannot_ask_someone_they_blocked(people) -> None:
     with pytest.raises(SocialError) as refused:
         services.send_friend_request(an, binh)
     assert refused.value.code == "you_blocked"
+
+
+def test_a_hidden_request_from_a_blocked_player_cannot_be_accepted(people) -> None:
+    an, binh, _chi = people
+    services.block_user(binh, an)
+    request = services.send_friend_request(an, binh)
+    with pytest.raises(SocialError) as refused:
+        services.accept_friend_request(binh, request.pk)
+    assert refused.value.code == "you_blocked"
+    assert not selectors.are_friends(an.pk, binh.pk)
