@@ -528,6 +528,9 @@ def table_snapshot(table: Table, user: User | None) -> dict[str, Any]:
         "info": {
             **lobby_row(table),
             "host_id": table.host_id,
+            # Who hosts now (docs/social.md): the creator while seated, else the longest seated.
+            "acting_host_id": acting_host_id(table),
+            "private": table.is_private,
             "rules": table.rules.to_dict(),
         },
         "start_at": table.start_at.isoformat() if table.start_at else None,
