@@ -166,8 +166,14 @@ def invite_to_table(user: User, friend: User) -> Notification | None:
         url = reverse("games:table", kwargs={"table_id": table.pk})
     if Block.objects.filter(blocker=friend, blocked=user).exists():
         return None
-    notification = Notification.objects.create(
-        user=friend, kind=NotificationKind.TABLE_INVITE, actor=user, table_name=table.name, url=url
+    # Inviting again before the friend has read it renews that invitation: no pile of them.
+    notification, _created = Notification.objects.update_or_create(
+        user=friend,
+        kind=NotificationKind.TABLE_INVITE,
+        actor=user,
+        url=url,
+        read_at__isnull=True,
+        defaults={"table_name": table.name, "created_at": timezone.now()},
     )
     return notification
 

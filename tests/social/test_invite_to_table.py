@@ -68,3 +68,11 @@ def test_a_friend_at_a_private_table_cannot_be_joined_without_an_invite(friends)
     games.open_table(an, name="Nhà An", stake=10, is_private=True)
     (line,) = selectors.friends_of(binh)
     assert not line.can_join
+
+
+def test_inviting_twice_before_it_is_read_leaves_one_invitation(friends) -> None:
+    an, binh, _chi = friends
+    games.open_table(an, name="Bàn An", stake=10)
+    services.invite_to_table(an, binh)
+    services.invite_to_table(an, binh)
+    assert selectors.notifications_of(binh).filter(kind=NotificationKind.TABLE_INVITE).count() == 1
