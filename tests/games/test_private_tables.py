@@ -139,3 +139,14 @@ def test_the_lobby_socket_never_hears_of_a_private_table(players, monkeypatch) -
     assert heard == []
     services.open_table(players[2], name="Bàn chung", stake=10)
     assert heard  # a public table is announced
+
+
+def test_the_acting_host_can_start_a_round_once_the_creator_left(players, private_table) -> None:
+    invite = private.create_invite(players[0], private_table.pk)
+    private.sit_by_invite(players[1], invite.token)
+    private.sit_by_invite(players[2], invite.token)
+    services.stand(players[0])
+    with pytest.raises(GameError) as refused:
+        services.start_round(players[2], private_table.pk)
+    assert refused.value.code == "not_host"
+    assert services.start_round(players[1], private_table.pk).table_id == private_table.pk
