@@ -120,12 +120,13 @@ def _session_alive(session_key: str, user_id: int) -> bool:
     return bool(get_user_model().objects.filter(pk=user_id, is_active=True).exists())
 
 
-def _table_access(table_id: int, user: Any) -> int | None:
-    """None when the user may watch the table, else the close code that says why not."""
+def _table_access(table_id: int, user: Any) -> tuple[int | None, bool]:
+    """(None when the user may watch the table, else the close code that says why not;
+    whether the table is private)."""
     table = Table.objects.filter(pk=table_id).first()
     if table is None:
-        return CLOSE_NOT_FOUND
-    return None if selectors.may_enter(table, user) else CLOSE_FORBIDDEN
+        return CLOSE_NOT_FOUND, False
+    return (None if selectors.may_enter(table, user) else CLOSE_FORBIDDEN), table.is_private
 
 
 class _Consumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
@@ -287,7 +288,7 @@ class TableConsumer(_Consumer):
             await self.close(code=CLOSE_UNAUTHENTICATED)
             return
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
-        access = await database_sync_to_async(_table_access)(self.table_id, self.user)
+        access, self.private = await database_sync_to_async(_table_access)(self.table_id, self.user)
         if access is not None:
             # A private table is watched only by those its invite let in (docs/social.md).
             await self.close(code=access)
@@ -322,7 +323,16 @@ class TableConsumer(_Consumer):
                 logger.exception("table %s: disconnect not recorded", self.table_id)
 
     async def game_event(self, event: dict[str, Any]) -> None:
-        await self.in_order.event(event["payload"], private=event.get("private", False))
+        payload = event["payload"]
+        await self.in_order.event(payload, private=event.get("private", False))
+        if (
+            self.private
+            and payload.get("type") == "seat_left"
+            and payload.get("reason") == "removed"
+            and payload.get("user") == self.user.pk
+        ):
+            # The host removed this player from a private table: they no longer watch it.
+            await self.close(code=CLOSE_FORBIDDEN)
 
     async def send_snapshot(self, ref: Any = None) -> None:
         snapshot = await database_sync_to_async(self._snapshot)()

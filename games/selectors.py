@@ -15,6 +15,7 @@ from django.db.models import Count, F, QuerySet
 from django.utils import timezone
 
 from accounts.models import User
+from accounts.roles import is_admin, is_moderator
 from games.models import (
     Connection,
     PlayerStatus,
@@ -110,8 +111,26 @@ def may_enter(table: Table, user: User) -> bool:
         return True
     if not user.is_authenticated:
         return False
-    if user.pk == table.host_id or user.is_staff or user.is_superuser:
-        return True
+    return user.pk == table.host_id or is_staff(user) or _invited(table, user)
+
+
+def is_staff(user: User) -> bool:
+    """A moderator or an admin in good standing (accounts.roles)."""
+    return is_moderator(user) or is_admin(user)
+
+
+def enters_as_staff(table: Table, user: User) -> bool:
+    """Staff coming to a private table only by their role: moderation audits the visit."""
+    return (
+        table.is_private
+        and user.pk != table.host_id
+        and is_staff(user)
+        and not _invited(table, user)
+    )
+
+
+def _invited(table: Table, user: User) -> bool:
+    """Let in as a player: a bot the host asked for, a seat, a held seat or a valid link."""
     if user.is_bot and table.allow_bots:
         return True  # the host asked for bots at this table
     if table.seat_set.filter(user=user).exists():
@@ -515,6 +534,9 @@ def table_snapshot(table: Table, user: User | None) -> dict[str, Any]:
         "info": {
             **lobby_row(table),
             "host_id": table.host_id,
+            # Who hosts now (docs/social.md): the creator while seated, else the longest seated.
+            "acting_host_id": acting_host_id(table),
+            "private": table.is_private,
             "rules": table.rules.to_dict(),
         },
         "start_at": table.start_at.isoformat() if table.start_at else None,

@@ -32,6 +32,7 @@ from games.rules.fair import FairnessError
 from games.rules.hands import PRESET_NAMES
 from games.rules.instant import INSTANT_NAMES
 from games.rules.presets import BONUS_NAMES
+from games.signals import staff_entered_private_table
 from ledger import selectors as ledger_selectors
 
 SUGGESTIONS = 3
@@ -125,6 +126,8 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
     table = get_object_or_404(Table.objects.select_related("host"), pk=table_id)
     if not selectors.may_enter(table, _user(request)):
         return render(request, "games/private_table.html", {"table": table}, status=403)
+    if selectors.enters_as_staff(table, _user(request)):
+        staff_entered_private_table.send(sender=None, staff_id=request.user.pk, table_id=table.pk)
     config = {
         "table": table.pk,
         "user": request.user.pk,
@@ -136,6 +139,8 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
         # Where a player disputes a round or reports a player (0 stands for the id).
         "dispute": reverse("moderation:file_dispute", kwargs={"round_id": 0}),
         "report": reverse("moderation:report_player", kwargs={"user_id": 0}),
+        # A player's card: befriend or block them (docs/social.md).
+        "player": reverse("social:player", kwargs={"user_id": 0}),
         # Bonus names in the page's language, from games.rules (the summary names them).
         "bonus_names": {
             key: names[1] if translation.get_language() == "en" else names[0]

@@ -92,6 +92,7 @@ TEMPLATES = [
                 "accounts.context_processors.header",
                 "ledger.context_processors.wallet",
                 "moderation.context_processors.notifications",
+                "social.context_processors.social",
             ],
         },
     },

@@ -30,6 +30,7 @@ urlpatterns = [
     path("xu/", include("ledger.urls")),
     path("moderation/", include("moderation.urls")),
     path("practice/", include("practice.urls")),
+    path("social/", include("social.urls")),
     path("", include("bots.urls")),
     path("", include("profiles.urls")),
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),

@@ -31,6 +31,7 @@ from games.rules.fair import commitment, deal_from_seeds
 from games.rules.presets import hold_amount
 from games.rules.scoring import validate_arrangement
 from games.selectors import (
+    acting_host_id,
     is_foul_arrangement,
     latest_round,
 )
@@ -66,9 +67,9 @@ ARRANGEMENT_MESSAGES = {
 
 @transaction.atomic
 def start_round(user: User, table_id: int) -> Round:
-    """The host's Start button."""
+    """The host's Start button: the creator's, or the host's now (docs/social.md)."""
     table = lock_table(table_id)
-    if table.host_id != user.pk:
+    if user.pk not in (table.host_id, acting_host_id(table)):
         raise RoundError(_("Only the host can start the round."), code="not_host")
     if not table.is_open:
         raise RoundError(_("This table is closed."), code="table_closed")

@@ -7,7 +7,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import selectors, services
+from games import events, selectors, services
 from games.errors import GameError, SeatError
 from games.models import Seat, Table
 from games.services import private
@@ -127,3 +127,26 @@ def test_a_staff_member_may_enter_a_private_table(players, private_table) -> Non
     players[3].is_staff = True
     players[3].save(update_fields=["is_staff"])
     assert selectors.may_enter(private_table, players[3])
+
+
+def test_the_lobby_socket_never_hears_of_a_private_table(players, monkeypatch) -> None:
+    heard: list[dict[str, object]] = []
+    monkeypatch.setattr(events, "to_lobby", heard.append)
+    table = services.open_table(players[0], name="Nhà riêng", stake=10, is_private=True)
+    private.sit_by_invite(players[1], private.create_invite(players[0], table.pk).token)
+    services.stand(players[1])
+    services.close_table(table.pk)
+    assert heard == []
+    services.open_table(players[2], name="Bàn chung", stake=10)
+    assert heard  # a public table is announced
+
+
+def test_the_acting_host_can_start_a_round_once_the_creator_left(players, private_table) -> None:
+    invite = private.create_invite(players[0], private_table.pk)
+    private.sit_by_invite(players[1], invite.token)
+    private.sit_by_invite(players[2], invite.token)
+    services.stand(players[0])
+    with pytest.raises(GameError) as refused:
+        services.start_round(players[2], private_table.pk)
+    assert refused.value.code == "not_host"
+    assert services.start_round(players[1], private_table.pk).table_id == private_table.pk
