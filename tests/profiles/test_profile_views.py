@@ -123,3 +123,21 @@ def test_the_header_links_my_name_to_my_profile_and_the_boards(client: Any, make
     page = client.get(reverse("games:lobby")).content.decode()
     assert reverse("profiles:profile", kwargs={"user_id": an.pk}) in page
     assert reverse("profiles:leaderboards") in page
+
+
+def test_a_player_can_send_a_friend_request_from_anothers_profile(
+    client: Any, four: list[Any]
+) -> None:
+    client.force_login(four[0])
+    url = reverse("profiles:profile", kwargs={"user_id": four[1].pk})
+    text = client.get(url).content.decode()
+    assert reverse("social:request_friend", args=[four[1].pk]) in text
+    assert reverse("social:block", args=[four[1].pk]) in text
+    client.post(reverse("social:request_friend", args=[four[1].pk]), {"next": url})
+    assert reverse("social:cancel", args=[four[1].pk]) in client.get(url).content.decode()
+
+
+def test_my_own_profile_offers_no_friend_or_block_button(client: Any, four: list[Any]) -> None:
+    client.force_login(four[0])
+    text = client.get(reverse("profiles:profile", kwargs={"user_id": four[0].pk})).content.decode()
+    assert 'data-testid="player-actions"' not in text
