@@ -15,18 +15,22 @@ import time
 import uuid
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
+from types import SimpleNamespace
 from typing import Any
 from urllib.parse import parse_qs
 
 from autobahn.exception import Disconnected
+from channels.auth import AuthMiddleware
 from channels.consumer import get_handler_name
 from channels.db import DatabaseSyncToAsync, database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from channels.sessions import CookieMiddleware, SessionMiddleware
 from django.conf import settings
+from django.contrib import auth
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from games import events, selectors, services
+from games import events, querycount, selectors, services
 from games.errors import GameError
 from games.liveness import open_sockets
 from games.models import Table
@@ -52,10 +56,41 @@ SESSION_CHECK_SECONDS = 2.0
 _COMMAND_THREADS = ThreadPoolExecutor(
     max_workers=settings.TABLE_COMMAND_THREADS, thread_name_prefix="table-command"
 )
+# A websocket's handshake (who the session belongs to, whether the table exists) runs on
+# threads of its own: a few short reads that never wait for a lock. daphne drops a
+# handshake not answered within 5 s; on Channels' one shared thread, or behind commands
+# waiting for their table's lock, a burst of sockets (a server restarting, 400 players
+# reconnecting at once) queued past that and half of them failed.
+_HANDSHAKE_THREADS = ThreadPoolExecutor(
+    max_workers=settings.HANDSHAKE_THREADS, thread_name_prefix="handshake"
+)
 
 
 def run_command(func: Callable[..., Any]) -> Callable[..., Awaitable[Any]]:
     return DatabaseSyncToAsync(func, thread_sensitive=False, executor=_COMMAND_THREADS)  # type: ignore[no-any-return]
+
+
+def run_handshake(func: Callable[..., Any]) -> Callable[..., Awaitable[Any]]:
+    return DatabaseSyncToAsync(func, thread_sensitive=False, executor=_HANDSHAKE_THREADS)  # type: ignore[no-any-return]
+
+
+def _login_user(session: Any) -> Any:
+    """The user a login session belongs to (or AnonymousUser), as Django checks it for a
+    request: the backend, the session's password hash (with the key fallbacks)."""
+    return auth.get_user(SimpleNamespace(session=session))  # type: ignore[arg-type]
+
+
+class HandshakeAuthMiddleware(AuthMiddleware):  # type: ignore[misc]
+    """Channels' AuthMiddleware, looking the user up on the handshake threads."""
+
+    async def resolve_scope(self, scope: dict[str, Any]) -> None:
+        scope["user"]._wrapped = await run_handshake(_login_user)(scope["session"])
+
+
+def login_stack(inner: Any) -> Any:
+    """Cookies, the login session and its user in the scope (Channels' AuthMiddlewareStack,
+    off its shared thread)."""
+    return CookieMiddleware(SessionMiddleware(HandshakeAuthMiddleware(inner)))
 
 
 class TokenBucket:
@@ -278,7 +313,10 @@ class TableConsumer(_Consumer):
             await self.close(code=CLOSE_UNAUTHENTICATED)
             return
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
-        if not await database_sync_to_async(Table.objects.filter(pk=self.table_id).exists)():
+        # The handshake answers as soon as the table is known to exist: recording the
+        # socket and the snapshot come after, like a command (messages from this socket
+        # wait until then: Channels handles one at a time).
+        if not await run_handshake(Table.objects.filter(pk=self.table_id).exists)():
             await self.close(code=CLOSE_NOT_FOUND)
             return
         await self.accept()
@@ -288,14 +326,20 @@ class TableConsumer(_Consumer):
         open_sockets.add(self.connection_id, self.user.pk, self.table_id)
         with translation.override(self._language()):
             try:
-                await database_sync_to_async(services.connected)(
-                    self.user, self.table_id, self.connection_id
-                )
-                await self.send_snapshot()
+                snapshot = await run_command(self._arrive)()
             except Exception:
                 # The socket stays: its next renewal registers it, the page asks for a snapshot.
                 logger.exception("table %s: connect failed", self.table_id)
                 await self.server_error()
+                return
+            snapshot["ref"] = None
+            await self.in_order.snapshot(snapshot)
+
+    def _arrive(self) -> dict[str, Any]:
+        """Record this socket's presence and take the snapshot it starts from."""
+        with querycount.step("connect"):
+            services.connected(self.user, self.table_id, self.connection_id)
+            return self._snapshot()
 
     async def disconnect(self, code: int) -> None:
         self.in_order.close()
@@ -303,7 +347,7 @@ class TableConsumer(_Consumer):
         await super().disconnect(code)
         if getattr(self, "present", False):
             try:
-                await database_sync_to_async(services.disconnected)(
+                await run_command(services.disconnected)(
                     self.user, self.table_id, self.connection_id
                 )
             except Exception:
@@ -314,7 +358,7 @@ class TableConsumer(_Consumer):
         await self.in_order.event(event["payload"], private=event.get("private", False))
 
     async def send_snapshot(self, ref: Any = None) -> None:
-        snapshot = await database_sync_to_async(self._snapshot)()
+        snapshot = await run_command(self._snapshot)()
         snapshot["ref"] = ref
         await self.in_order.snapshot(snapshot)
 
@@ -369,7 +413,8 @@ class TableConsumer(_Consumer):
             nonlocal started, finished, cpu
             started, cpu_start = time.monotonic(), time.thread_time()
             try:
-                return handler(consumer, content)
+                with querycount.step(kind):
+                    return handler(consumer, content)
             finally:
                 finished, cpu = time.monotonic(), time.thread_time() - cpu_start
 
