@@ -20,7 +20,6 @@ from typing import Any
 from urllib.parse import parse_qs
 
 from autobahn.exception import Disconnected
-from channels.auth import AuthMiddleware
 from channels.consumer import get_handler_name
 from channels.db import DatabaseSyncToAsync, database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
@@ -56,11 +55,9 @@ SESSION_CHECK_SECONDS = 2.0
 _COMMAND_THREADS = ThreadPoolExecutor(
     max_workers=settings.TABLE_COMMAND_THREADS, thread_name_prefix="table-command"
 )
-# A websocket's handshake (who the session belongs to, whether the table exists) runs on
-# threads of its own: a few short reads that never wait for a lock. daphne drops a
-# handshake not answered within 5 s; on Channels' one shared thread, or behind commands
-# waiting for their table's lock, a burst of sockets (a server restarting, 400 players
-# reconnecting at once) queued past that and half of them failed.
+# A new socket's admission (who its login session belongs to, whether the table exists)
+# runs on threads of its own: a few short reads that never wait for a lock, never queued
+# behind commands waiting for their table's lock nor on Channels' one shared thread.
 _HANDSHAKE_THREADS = ThreadPoolExecutor(
     max_workers=settings.HANDSHAKE_THREADS, thread_name_prefix="handshake"
 )
@@ -80,17 +77,10 @@ def _login_user(session: Any) -> Any:
     return auth.get_user(SimpleNamespace(session=session))  # type: ignore[arg-type]
 
 
-class HandshakeAuthMiddleware(AuthMiddleware):  # type: ignore[misc]
-    """Channels' AuthMiddleware, looking the user up on the handshake threads."""
-
-    async def resolve_scope(self, scope: dict[str, Any]) -> None:
-        scope["user"]._wrapped = await run_handshake(_login_user)(scope["session"])
-
-
 def login_stack(inner: Any) -> Any:
-    """Cookies, the login session and its user in the scope (Channels' AuthMiddlewareStack,
-    off its shared thread)."""
-    return CookieMiddleware(SessionMiddleware(HandshakeAuthMiddleware(inner)))
+    """Cookies and the login session in the scope; the consumer finds the user (Channels'
+    AuthMiddlewareStack would, before the handshake is answered, on its shared thread)."""
+    return CookieMiddleware(SessionMiddleware(inner))
 
 
 class TokenBucket:
@@ -169,6 +159,15 @@ class _Consumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         await handler(message)
 
     async def websocket_connect(self, message: dict[str, Any]) -> None:
+        # The handshake is answered at once, before any database work: daphne drops one
+        # not answered within 5 s, and a burst of sockets (400 players reconnecting after
+        # a restart) whose handshakes waited for the database saw half of them fail. The
+        # login is checked right after, before anything is joined or sent; a socket not
+        # logged in is closed with 4401, which the page understands (a refused handshake
+        # it would retry for ever).
+        await self.accept()
+        if "user" not in self.scope:  # tests may put one there
+            self.scope["user"] = await run_handshake(_login_user)(self.scope["session"])
         # Join the login session's group first: a logout closes this socket (session_ended).
         session = self.scope.get("session")
         self.session_key = getattr(session, "session_key", None) or ""
@@ -259,7 +258,6 @@ class _Consumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
 class LobbyConsumer(_Consumer):
     async def connect(self) -> None:
         self._setup()
-        await self.accept()
         await self.join(events.LOBBY)
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
         self.page = (query.get("page") or ["1"])[0]
@@ -313,13 +311,11 @@ class TableConsumer(_Consumer):
             await self.close(code=CLOSE_UNAUTHENTICATED)
             return
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
-        # The handshake answers as soon as the table is known to exist: recording the
-        # socket and the snapshot come after, like a command (messages from this socket
-        # wait until then: Channels handles one at a time).
         if not await run_handshake(Table.objects.filter(pk=self.table_id).exists)():
             await self.close(code=CLOSE_NOT_FOUND)
             return
-        await self.accept()
+        # Recording the socket and its snapshot run like a command (messages from this
+        # socket wait until then: Channels handles one at a time).
         await self.join(events.table_group(self.table_id))
         await self.join(events.private_group(self.table_id, self.user.pk))
         self.present = True

@@ -169,3 +169,34 @@ def test_an_anonymous_lobby_socket_gets_one_bounded_page(make_user: Any, setting
     first, other = run_async(run())
     assert (len(first["tables"]), first["page"], first["pages"], first["total"]) == (5, 2, 3, 12)
     assert (len(other["tables"]), other["page"]) == (5, 1)
+
+
+def _handshake_then(path: str, cookie: bytes) -> Any:
+    """Whether the handshake was answered, and what the socket received next."""
+
+    async def run() -> tuple[bool, Any]:
+        socket = WebsocketCommunicator(_app(), path, headers=[(b"cookie", cookie)])
+        accepted, _code = await socket.connect()
+        following = await socket.receive_output(timeout=5)
+        await _done()
+        return accepted, following
+
+    return run_async(run())
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_socket_not_logged_in_is_answered_then_closed_with_4401(table: Any) -> None:
+    closed = {"type": "websocket.close", "code": 4401}
+    assert _handshake_then(f"/ws/tables/{table.pk}/", b"sessionid=nosuchsession") == (
+        True,
+        closed,
+    )
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_socket_for_a_table_that_does_not_exist_is_answered_then_closed_with_4404(
+    table: Any,
+) -> None:
+    _client, cookie = _logged_in(table.host)
+    closed = {"type": "websocket.close", "code": 4404}
+    assert _handshake_then(f"/ws/tables/{table.pk + 1000}/", cookie) == (True, closed)
