@@ -144,7 +144,11 @@ def expire_connections(now: datetime | None = None) -> int:
         with transaction.atomic():
             # A table busy (or held by a stopped worker) is left for the next sweep: one
             # table's trouble never stalls the others.
-            table = Table.objects.select_for_update(skip_locked=True).filter(pk=table_id).first()
+            table = (
+                Table.objects.select_for_update(skip_locked=True, no_key=True)
+                .filter(pk=table_id)
+                .first()
+            )
             if table is None:
                 continue
             # A player whose socket is opening or closing right now is left for the next
