@@ -9,10 +9,20 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import pytest
 from django.conf import settings
 
 from tests.processes import celery_worker, daphne, site_env, stop
 from tests.services import TEST_REDIS_URL
+
+MARKS = [
+    pytest.mark.postgres,
+    pytest.mark.redis,
+    pytest.mark.slow,
+    pytest.mark.django_db(transaction=True),
+]
+"""A live test's marks: the real PostgreSQL and Redis, slow, its data committed for the
+server processes to see."""
 
 
 def test_database_url() -> str:

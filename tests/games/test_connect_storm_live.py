@@ -15,7 +15,6 @@ import contextlib
 from pathlib import Path
 from typing import Any
 
-import pytest
 from django.conf import settings
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
 from django.contrib.sessions.backends.db import SessionStore
@@ -28,12 +27,7 @@ from tests.processes import daphne, site_env
 from tests.services import TEST_REDIS_URL
 from tests.wsclient import Player, run_async
 
-pytestmark = [
-    pytest.mark.postgres,
-    pytest.mark.redis,
-    pytest.mark.slow,
-    pytest.mark.django_db(transaction=True),
-]
+pytestmark = live.MARKS
 
 TABLES = 50
 SECONDS = 4  # the sockets open one after another over this time, a table's 4 together
