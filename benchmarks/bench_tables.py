@@ -1,17 +1,27 @@
 """Live tables under load: N tables of 4 scripted websocket players against the real stack.
 
     .venv/bin/python benchmarks/bench_tables.py [--tables 100] [--seconds 60] [--servers 2]
-        [--ramp 10] [--warmup 30]
+        [--ramp 10] [--warmup 30] [--after 30] [--no-restart]
 
 Creates a scratch PostgreSQL database, starts daphne processes and a Celery worker (with
 beat) on Redis, seats 4 scripted players at each table (sessions made directly, so no
 password hashing), and plays rounds continuously: every player arranges with auto-arrange
 (in a client-side process pool) and submits after a short think. Tables open one after
-another over ``--ramp`` seconds; after ``--warmup`` seconds it measures for ``--seconds``:
-rounds per minute, and the latency from sending a submission to receiving its broadcast
-(the player's own ``submission`` event) and to the command's ``ok``. The warm-up figures
-(every table sitting down and dealing its first round) are printed apart. Then it runs
-ledger_check. Measures; asserts nothing.
+another over ``--ramp`` seconds (400 sockets within 10 s at 100 tables); after
+``--warmup`` seconds it measures for ``--seconds``: rounds per minute, the latency from
+sending a submission to receiving its broadcast (the player's own ``submission`` event)
+and to the command's ``ok``, the CPU the daphne and worker processes spent per round
+(from /proc), and the database queries per round by step (counted in the server
+processes, ``games.querycount``). Then, unless ``--no-restart``, every daphne process is
+killed with SIGKILL and a fresh one started on its port: all its sockets reconnect at once
+(the storm a restart makes in production) and must play on: every table settles a round
+within ``--after`` seconds. Then it runs ledger_check.
+
+It prints the load average before the run, and exits non-zero if any part of its load did
+not run: a connection that failed (a handshake, or no snapshot within 20 s; a refused TCP
+connection while a server restarts is retried, not counted), a player that stopped early,
+a refused submission, a table that did not play on after the restart, an error in a
+server's log, or a ledger_check failure.
 """
 
 from __future__ import annotations
@@ -19,27 +29,46 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import json
 import os
 import random
+import re
+import signal
 import statistics
 import subprocess
 import sys
+import threading
 import time
+from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
 from pathlib import Path
 from tempfile import mkdtemp
 from typing import Any
+
+import websockets
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.scratchdb import database_url, recreate  # noqa: E402
-from tests.processes import celery_worker, daphne, site_env  # noqa: E402
-from tests.wsclient import Player  # noqa: E402
+from tests.processes import (  # noqa: E402
+    celery_worker,
+    collect_static,
+    daphne_process,
+    free_port,
+    site_env,
+)
+from tests.wsclient import Player, SocketClosed  # noqa: E402
 
-BENCH_DB = "maubinh_bench_tables"
+# One scratch database per run: two runs on one machine never drop each other's.
+BENCH_DB = f"maubinh_bench_tables_{os.getpid()}"
 SERVER = os.environ.get("TEST_DATABASE_URL", "postgres://maubinh:maubinh@127.0.0.1:5432/maubinh")
 REDIS = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/14")
+# A server log line that means something failed (daphne, Django and Celery formats).
+LOG_ERROR = re.compile(r"\bERROR\b|\bCRITICAL\b|Traceback|took too long to shut down")
+# The steps of a round, as games.querycount names them, in order.
+ROUND_STEPS = ("deal", "submit", "showdown", "reveal", "settlement")
 
 
 def _setup_django(env: dict[str, str]) -> None:
@@ -93,106 +122,412 @@ def _arrange(cards: list[str]) -> list[list[str]]:
     return [format_cards(part) for part in best.chi]
 
 
+# The server processes -------------------------------------------------------------------
+
+
+class Servers:
+    """The daphne processes, on fixed ports, that can be killed and started afresh."""
+
+    def __init__(self, env: dict[str, str], logs: Path, count: int) -> None:
+        self.env, self.logs = env, logs
+        self.ports = [free_port() for _ in range(count)]
+        self.bases = [f"http://127.0.0.1:{port}" for port in self.ports]
+        self.procs: list[subprocess.Popen[bytes]] = []
+        self.generation = 0
+        self.exits = contextlib.ExitStack()
+
+    def start(self) -> None:
+        """Start one daphne per port (in parallel: they come up together, as after a crash)."""
+        collect_static(self.env)  # once, before the threads
+        stacks = [contextlib.ExitStack() for _ in self.ports]
+        procs: list[Any] = [None] * len(self.ports)
+        errors: list[BaseException] = []
+
+        def one(i: int) -> None:
+            log = self.logs / f"daphne{i}-{self.generation}.log"
+            try:
+                procs[i] = stacks[i].enter_context(daphne_process(self.env, log, self.ports[i]))[1]
+            except BaseException as exc:  # reported below, on the caller's thread
+                errors.append(exc)
+
+        threads = [threading.Thread(target=one, args=(i,)) for i in range(len(self.ports))]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        for stack in stacks:
+            self.exits.enter_context(stack)
+        if errors:
+            raise errors[0]
+        self.procs = procs
+        self.generation += 1
+
+    def kill(self) -> None:
+        for proc in self.procs:
+            os.killpg(proc.pid, signal.SIGKILL)
+        for proc in self.procs:
+            proc.wait()
+
+    def pids(self) -> list[int]:
+        return [proc.pid for proc in self.procs]
+
+
+def cpu_ms(group: int) -> float:
+    """CPU time (user + system, with that of reaped children) of a process group, in ms."""
+    ticks = 0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rpartition(")")[2].split()
+        except OSError:
+            continue  # the process ended meanwhile
+        if int(fields[2]) == group:
+            ticks += sum(int(value) for value in fields[11:15])
+    return ticks * 1000 / os.sysconf("SC_CLK_TCK")
+
+
+def query_totals(directory: Path) -> Counter[str]:
+    """Queries by step so far, summed over every server process (games.querycount)."""
+    runs: Counter[str] = Counter()
+    queries: Counter[str] = Counter()
+    for path in directory.glob("*.json"):
+        with contextlib.suppress(OSError, ValueError):
+            for name, (count, total) in json.loads(path.read_text()).items():
+                runs[name] += count
+                queries[name] += total
+    return Counter({**{f"runs:{k}": v for k, v in runs.items()}, **queries})
+
+
+# The players ----------------------------------------------------------------------------
+
+
+@dataclass
 class Stats:
-    def __init__(self, measure_from: float, stop_at: float) -> None:
-        self.measure_from, self.stop_at = measure_from, stop_at
-        self.latencies: list[float] = []
-        self.replies: list[float] = []
-        self.warmup: list[float] = []
-        self.rounds = 0
-        self.errors: dict[str, int] = {}
+    measure_from: float
+    measure_until: float
+    stop_at: float
+    restart_at: float | None
+    latencies: list[float] = field(default_factory=list)
+    replies: list[float] = field(default_factory=list)
+    warmup: list[float] = field(default_factory=list)
+    rounds: int = 0
+    refused: Counter[str] = field(default_factory=Counter)
+    handshakes: list[float] = field(default_factory=list)  # first connect -> snapshot, ms
+    reconnects: list[float] = field(default_factory=list)  # when each had its snapshot again
+    failed_handshakes: Counter[str] = field(default_factory=Counter)
+    played_on: set[int] = field(default_factory=set)  # tables that settled after the restart
+    killed_at: float | None = None
 
     def record(self, sent: float, reply: dict[str, Any], broadcast: dict[str, Any]) -> None:
         latency = (broadcast["_at"] - sent) * 1000
         if sent < self.measure_from:
             self.warmup.append(latency)
-        else:
+        elif sent < self.measure_until:
             self.latencies.append(latency)
             self.replies.append((reply["_at"] - sent) * 1000)
 
 
-async def _player(
-    client: Player, is_host: bool, stats: Stats, delay: float, pool: ProcessPoolExecutor
-) -> None:
-    loop = asyncio.get_running_loop()
-    stop_at = stats.stop_at
-    await asyncio.sleep(delay)
-    await client.connect()
-    await client.request(type="sit")
-    if is_host:
-        await client.request(type="start")
-    while time.monotonic() < stop_at:
+class BenchPlayer:
+    """One scripted player: sits, plays every round, reconnects when its server dies."""
+
+    def __init__(self, base: str, key: str, table_id: int, name: str, stats: Stats) -> None:
+        self.base, self.key, self.table_id, self.name = base, key, table_id, name
+        self.stats = stats
+        self.client = self._client()
+        self.history: list[str] = []  # what happened to its connections (printed on failure)
+        self.played: set[int] = set()  # rounds it submitted for (or tried to)
+
+    def _client(self) -> Player:
+        return Player(self.base, f"sessionid={self.key}", self.table_id, self.name)
+
+    async def open(self) -> dict[str, Any]:
+        """Connect and return the snapshot; every failure (a handshake, or no snapshot) is
+        counted."""
+        started = time.monotonic()
         try:
-            dealt = await client.wait_for(lambda m: m["type"] == "cards", timeout=40)
+            snapshot = await self.client.connect()
+        except (OSError, TimeoutError, websockets.WebSocketException) as exc:
+            self.stats.failed_handshakes[type(exc).__name__] += 1
+            raise
+        self.stats.handshakes.append((time.monotonic() - started) * 1000)
+        return snapshot
+
+    async def reopen(self) -> dict[str, Any]:
+        """After the server died: reconnect as soon as a server listens on the port again.
+
+        A refused TCP connection (nothing listening yet) is retried; a handshake the new
+        server does not complete is a failure, counted, and retried too.
+        """
+        deadline = time.monotonic() + 60
+        failures = 0
+        while True:
+            self.client = self._client()
+            try:
+                snapshot = await self.client.connect()
+            except ConnectionRefusedError:
+                pass
+            except (OSError, TimeoutError, websockets.WebSocketException) as exc:
+                self.stats.failed_handshakes[f"reconnect: {type(exc).__name__}: {exc}"[:90]] += 1
+                # Counted (the run fails); then back off as the page does (live.js).
+                failures += 1
+                await asyncio.sleep(min(8.0, 0.5 * 2**failures) * random.uniform(0.75, 1.25))
+            else:
+                self.stats.reconnects.append(time.monotonic())
+                return snapshot
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"{self.name}: no server for 60 s")
+            await asyncio.sleep(random.uniform(0.1, 0.3))
+
+    async def play(self, is_host: bool, delay: float, pool: ProcessPoolExecutor) -> None:
+        stats = self.stats
+        await asyncio.sleep(delay)
+        await self.open()
+        await self.client.request(type="sit")
+        if is_host:
+            await self.client.request(type="start")
+        dealt: tuple[int, list[str]] | None = None
+        while time.monotonic() < stats.stop_at:
+            try:
+                if dealt is None:
+                    dealt = await self._next_deal(is_host)
+                if dealt is not None:
+                    await self._play_round(*dealt, is_host=is_host, pool=pool)
+                    dealt = None
+            except SocketClosed:
+                snapshot = await self.reopen()
+                dealt = self._unsubmitted(snapshot)
+                current = snapshot.get("round") or {}
+                self.history.append(
+                    f"reopened at v{snapshot['version']}: round {current.get('id')} "
+                    f"{current.get('state')}, resubmit: {dealt is not None}"
+                )
+        await self.client.close()
+
+    async def _next_deal(self, is_host: bool) -> tuple[int, list[str]] | None:
+        try:
+            # Not a round already played: a socket opened during a deal has its cards
+            # both in the snapshot and in the deal's event.
+            cards = await self.client.wait_for(
+                lambda m: m["type"] == "cards" and m["round"] not in self.played, timeout=40
+            )
         except TimeoutError:
             if is_host:
-                await client.request(type="start")
-            continue
-        chi = await loop.run_in_executor(pool, _arrange, dealt["cards"])
+                await self.client.request(type="start")
+            return None
+        return cards["round"], cards["cards"]
+
+    def _unsubmitted(self, snapshot: dict[str, Any]) -> tuple[int, list[str]] | None:
+        """The round to submit for, if the snapshot shows one dealt to me and not submitted."""
+        current = snapshot.get("round") or {}
+        mine = current.get("you")
+        if current.get("state") == "arranging" and mine and mine["arrangement"] is None:
+            return current["id"], mine["cards"]
+        return None
+
+    async def _play_round(
+        self, round_id: int, cards: list[str], *, is_host: bool, pool: ProcessPoolExecutor
+    ) -> None:
+        stats, client = self.stats, self.client
+        self.played.add(round_id)
+        chi = await asyncio.get_running_loop().run_in_executor(pool, _arrange, cards)
         await asyncio.sleep(random.uniform(0.5, 3.0))  # thinking
         sent = time.monotonic()
-        reply = await client.request(type="submit", round=dealt["round"], chi=chi)
+        reply = await client.request(type="submit", round=round_id, chi=chi)
         if reply["type"] == "error":
-            stats.errors[reply["code"]] = stats.errors.get(reply["code"], 0) + 1
-            continue
+            stats.refused[reply["code"]] += 1
+            return
         mine = await client.wait_for(
-            lambda m, r=dealt["round"]: m["type"] == "submission" and m["round"] == r, timeout=30
+            lambda m: m["type"] == "submission" and m["round"] == round_id, timeout=30
         )
         stats.record(sent, reply, mine)
         await client.wait_for(lambda m: m["type"] == "settled", timeout=60)
-        if is_host and stats.measure_from <= time.monotonic() < stop_at:
+        now = time.monotonic()
+        if is_host and stats.measure_from <= now < stats.measure_until:
             stats.rounds += 1
-    await client.close()
+        if stats.killed_at is not None and sent > stats.killed_at:
+            stats.played_on.add(self.table_id)
+
+
+# The run --------------------------------------------------------------------------------
+
+
+@dataclass
+class Gauges:
+    """CPU and queries at the start and the end of the measured window."""
+
+    cpu: dict[str, list[float]] = field(default_factory=dict)
+    queries: list[Counter[str]] = field(default_factory=list)
 
 
 async def _run(
-    bases: list[str], layout: list[tuple[int, list[str]]], args: argparse.Namespace
-) -> Stats:
+    servers: Servers,
+    worker: subprocess.Popen[bytes],
+    counts: Path,
+    layout: list[tuple[int, list[str]]],
+    args: argparse.Namespace,
+) -> tuple[Stats, Gauges, list[tuple[BenchPlayer, BaseException]]]:
     now = time.monotonic()
-    stats = Stats(now + args.warmup, now + args.warmup + args.seconds)
+    measure_from = now + args.warmup
+    measure_until = measure_from + args.seconds
+    restart_at = None if args.no_restart else measure_until
+    stats = Stats(
+        measure_from, measure_until, measure_until + (0 if args.no_restart else args.after),
+        restart_at,
+    )  # fmt: skip
+    gauges = Gauges()
+
+    def sample() -> None:
+        gauges.cpu.setdefault("daphne", []).append(sum(cpu_ms(pid) for pid in servers.pids()))
+        gauges.cpu.setdefault("worker", []).append(cpu_ms(worker.pid))
+        gauges.queries.append(query_totals(counts))
+
+    async def conduct() -> None:
+        await asyncio.sleep(measure_from - time.monotonic())
+        sample()
+        await asyncio.sleep(measure_until - time.monotonic())
+        sample()
+        if restart_at is not None:
+            print(f"killing {len(servers.procs)} daphne processes (SIGKILL), starting fresh ones")
+            servers.kill()
+            stats.killed_at = time.monotonic()
+            await asyncio.to_thread(servers.start)
+
     with ProcessPoolExecutor(max_workers=1) as pool:
-        tasks = []
-        clients = []
+        players, tasks = [], []
         for index, (table_id, keys) in enumerate(layout):
             delay = args.ramp * index / len(layout)
             for seat, key in enumerate(keys):
-                base = bases[(index + seat) % len(bases)]
-                client = Player(base, f"sessionid={key}", table_id, f"t{index}p{seat}")
-                clients.append(client)
-                tasks.append(_player(client, seat == 0, stats, delay, pool))
+                base = servers.bases[(index + seat) % len(servers.bases)]
+                player = BenchPlayer(base, key, table_id, f"t{index}p{seat}", stats)
+                players.append(player)
+                tasks.append(player.play(seat == 0, delay, pool))
+        conductor = asyncio.ensure_future(conduct())
         results = await asyncio.gather(*tasks, return_exceptions=True)
-    failures = [r for r in results if isinstance(r, BaseException)]
-    if failures:
-        print(f"{len(failures)} players stopped early, e.g. {failures[0]!r}")
-        if os.environ.get("BENCH_DEBUG"):
-            shown = 0
-            for client, result in zip(clients, results, strict=True):
-                if not isinstance(result, BaseException) or shown > 3:
-                    continue
-                shown += 1
-                t0 = client.received[0]["_at"] if client.received else 0
-                print(client.name, repr(result)[:200])
-                print(
-                    [
-                        (m["type"], m.get("version"), round(m["_at"] - t0, 2))
-                        for m in client.received
-                    ][:30]
-                )
-    return stats
+        await conductor
+    failures = [(p, r) for p, r in zip(players, results, strict=True) if isinstance(r, Exception)]
+    return stats, gauges, failures
 
 
-def _percentiles(values: list[float]) -> str:
+def _percentiles(values: list[float], what: str = "submissions") -> str:
     if not values:
-        return "(no submissions)"
+        return f"(no {what})"
     ordered = sorted(values)
 
     def pct(p: float) -> float:
         return ordered[min(len(ordered) - 1, int(p * len(ordered)))]
 
     return (
-        f"over {len(ordered)} submissions: p50 {pct(0.5):.1f} ms, p95 {pct(0.95):.1f} ms, "
+        f"over {len(ordered)} {what}: p50 {pct(0.5):.1f} ms, p95 {pct(0.95):.1f} ms, "
         f"p99 {pct(0.99):.1f} ms, max {ordered[-1]:.1f} ms, mean {statistics.fmean(ordered):.1f} ms"
     )
+
+
+def log_sizes(logs: Path) -> dict[str, int]:
+    """How far each server log is written (the bench reads them up to there: what follows
+    is the processes being stopped)."""
+    return {log.name: log.stat().st_size for log in logs.glob("*.log")}
+
+
+def _log_errors(logs: Path, sizes: dict[str, int]) -> dict[str, list[str]]:
+    found = {}
+    for name, size in sorted(sizes.items()):
+        with (logs / name).open("rb") as log:
+            text = log.read(size).decode(errors="replace")
+        lines = [line for line in text.splitlines() if LOG_ERROR.search(line)]
+        if lines:
+            found[name] = lines
+    return found
+
+
+def _report_queries(gauges: Gauges, rounds: int) -> None:
+    if len(gauges.queries) < 2 or not rounds:
+        print("queries per round: (not measured)")
+        return
+    delta = gauges.queries[1] - gauges.queries[0]
+    steps = sorted(
+        {k for k in delta if not k.startswith("runs:")},
+        key=lambda k: (ROUND_STEPS.index(k) if k in ROUND_STEPS else len(ROUND_STEPS), k),
+    )
+    print(f"queries per round by step (over {rounds} rounds; runs = times the step ran):")
+    for step in steps:
+        runs = delta[f"runs:{step}"]
+        each = f", {delta[step] / runs:.1f} a run" if runs else ""
+        print(f"  {step:32} {delta[step] / rounds:7.1f} a round  ({runs} runs{each})")
+    print(f"  {'all':32} {sum(delta[s] for s in steps) / rounds:7.1f} a round")
+
+
+def _report(
+    args: argparse.Namespace,
+    stats: Stats,
+    gauges: Gauges,
+    failures: list[tuple[BenchPlayer, BaseException]],
+    logs: Path,
+    sizes: dict[str, int],
+) -> list[str]:
+    """Print the figures; return what went wrong (empty: the whole load ran)."""
+    wrong = []
+    print(f"tables: {args.tables}, players: {4 * args.tables}, daphne: {args.servers}")
+    print(
+        f"first connections (tables opening over {args.ramp:.0f} s), connect -> snapshot: "
+        f"{_percentiles(stats.handshakes, 'sockets')}"
+    )
+    print(f"warm-up ({args.warmup:.0f} s): submission -> broadcast {_percentiles(stats.warmup)}")
+    rate = stats.rounds / args.seconds * 60
+    print(f"measured {args.seconds:.0f} s: {stats.rounds} rounds = {rate:.0f}/min")
+    print(f"submission -> broadcast {_percentiles(stats.latencies)}")
+    print(f"submission -> its ok    {_percentiles(stats.replies)}")
+    for name, samples in gauges.cpu.items():
+        if len(samples) == 2 and stats.rounds:
+            spent = samples[1] - samples[0]
+            print(
+                f"CPU of {name}: {spent / stats.rounds:.1f} ms a round "
+                f"({spent / 1000 / args.seconds:.2f} of a core)"
+            )
+    _report_queries(gauges, stats.rounds)
+    if not args.no_restart:
+        killed = stats.killed_at or 0
+        print(
+            "after SIGKILL of every daphne: killed -> snapshot again "
+            f"{_percentiles([(t - killed) * 1000 for t in stats.reconnects], 'reconnections')}"
+        )
+        if stats.reconnects:
+            # The fresh processes start listening (Django imported) and take every socket.
+            first = min(stats.reconnects)
+            print(
+                f"  the first socket was back {first - killed:.1f} s after the kill (a fresh "
+                f"daphne starting), the last {max(stats.reconnects) - first:.2f} s after it"
+            )
+        stalled = args.tables - len(stats.played_on)
+        played = len(stats.played_on)
+        print(f"tables that settled a round after the restart: {played} of {args.tables}")
+        if stalled:
+            wrong.append(f"{stalled} tables did not play on after the restart")
+        if len(stats.reconnects) < 4 * args.tables - len(failures):
+            wrong.append(f"only {len(stats.reconnects)} sockets reconnected")
+    if stats.failed_handshakes:
+        total = sum(stats.failed_handshakes.values())
+        wrong.append(f"{total} failed connections: {dict(stats.failed_handshakes)}")
+    if failures:
+        player, error = failures[0]
+        wrong.append(f"{len(failures)} players stopped early, e.g. {player.name}: {error!r}"[:400])
+        for player, error in failures[: 100 if os.environ.get("BENCH_DEBUG") else 3]:
+            received = player.client.received
+            t0 = received[0]["_at"] if received else 0
+            trail = [(m["type"], m.get("version"), round(m["_at"] - t0, 1)) for m in received]
+            print(f"  {player.name} (table {player.table_id}): {error!r:.200}; last: {trail[-12:]}")
+            print(f"    {player.history}")
+        if os.environ.get("BENCH_DEBUG"):
+            with (logs / "failed-players.json").open("w") as out:
+                trails = {p.name: [p.history, p.client.received] for p, _ in failures}
+                json.dump(trails, out, default=str)
+    if stats.refused:
+        wrong.append(f"refused submissions: {dict(stats.refused)}")
+    if not stats.latencies:
+        wrong.append("no submission measured")
+    for name, lines in _log_errors(logs, sizes).items():
+        wrong.append(f"{len(lines)} errors in {name}, e.g. {lines[0][:300]}")
+    slow = sum(log.read_text(errors="replace").count(": slow ") for log in logs.glob("daphne*"))
+    print(f"slow commands logged (over SLOW_COMMAND_MS): {slow}")
+    return wrong
 
 
 def main() -> None:
@@ -202,53 +537,52 @@ def main() -> None:
     parser.add_argument("--servers", type=int, default=2)
     parser.add_argument("--ramp", type=float, default=10, help="tables open over this time")
     parser.add_argument("--warmup", type=float, default=30, help="seconds not measured")
+    parser.add_argument(
+        "--after", type=float, default=30, help="seconds of play after the daphne restart"
+    )
+    parser.add_argument("--no-restart", action="store_true", help="do not kill and restart daphne")
     args = parser.parse_args()
 
+    print(f"load average before the run: {' '.join(Path('/proc/loadavg').read_text().split()[:3])}")
     recreate(SERVER, BENCH_DB)
     logs = Path(mkdtemp(prefix="bench-tables-"))
+    counts = logs / "queries"
+    counts.mkdir()
     env = site_env(
         DATABASE_URL=database_url(SERVER, BENCH_DB),
         REDIS_URL=REDIS,
         LOG_LEVEL="WARNING",
         CELERY_LOG_LEVEL=os.environ.get("CELERY_LOG_LEVEL", "WARNING"),
     )
+    server_env = {**env, "QUERY_COUNT_DIR": str(counts)}  # not this process's queries
     try:
         _setup_django(env)
         started = time.monotonic()
         layout = _prepare(args.tables)
         print(f"prepared {args.tables} tables in {time.monotonic() - started:.1f} s")
         with contextlib.ExitStack() as stack:
-            bases = [
-                stack.enter_context(daphne(env, logs / f"daphne{i}.log"))
-                for i in range(args.servers)
-            ]
-            stack.enter_context(
+            servers = Servers(server_env, logs, args.servers)
+            stack.enter_context(servers.exits)
+            servers.start()
+            worker = stack.enter_context(
                 celery_worker(
-                    env,
+                    server_env,
                     logs / "worker.log",
                     beat=logs / "beat",
                     pool=os.environ.get("BENCH_POOL", "prefork"),
                     concurrency=int(os.environ.get("BENCH_CONCURRENCY", "3")),
                 )
             )
-            stats = asyncio.run(_run(bases, layout, args))
-
-        print(f"tables: {args.tables}, players: {4 * args.tables}, daphne: {args.servers}")
-        print(
-            f"warm-up ({args.warmup:.0f} s, tables opening over {args.ramp:.0f} s): "
-            f"submission -> broadcast {_percentiles(stats.warmup)}"
-        )
-        rate = stats.rounds / args.seconds * 60
-        print(f"measured {args.seconds:.0f} s: {stats.rounds} rounds = {rate:.0f}/min")
-        print(f"submission -> broadcast {_percentiles(stats.latencies)}")
-        print(f"submission -> its ok    {_percentiles(stats.replies)}")
-        if stats.errors:
-            print(f"refused submissions: {stats.errors}")
+            stats, gauges, failures = asyncio.run(_run(servers, worker, counts, layout, args))
+            sizes = log_sizes(logs)
+        wrong = _report(args, stats, gauges, failures, logs, sizes)
         check = subprocess.run(
             [sys.executable, "manage.py", "ledger_check"], cwd=ROOT, env=env, capture_output=True,
             text=True,
         )  # fmt: skip
         print(f"ledger_check exit {check.returncode}: {check.stdout.strip().splitlines()[-1:]}")
+        if check.returncode:
+            wrong.append("ledger_check failed")
         print(f"logs: {logs}")
     finally:
         from django.db import connections
@@ -256,6 +590,12 @@ def main() -> None:
         connections.close_all()
         if not os.environ.get("BENCH_KEEP_DB"):
             recreate(SERVER, BENCH_DB, drop_only=True)
+    if wrong:
+        print("FAILED: part of the load did not run:")
+        for line in wrong:
+            print(f"  - {line}")
+        sys.exit(1)
+    print("OK: every player connected, played on and was served without an error")
 
 
 if __name__ == "__main__":

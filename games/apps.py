@@ -12,7 +12,10 @@ class GamesConfig(AppConfig):
     def ready(self) -> None:
         from django.contrib.auth.signals import user_logged_out
 
+        from games import querycount
+
         user_logged_out.connect(_close_session_sockets, dispatch_uid="games.close_sockets")
+        querycount.install()  # benchmarks only (QUERY_COUNT_DIR)
 
 
 def _close_session_sockets(sender: Any, request: HttpRequest, **_kwargs: Any) -> None:

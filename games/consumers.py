@@ -15,6 +15,7 @@ import time
 import uuid
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
+from types import SimpleNamespace
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -22,11 +23,13 @@ from autobahn.exception import Disconnected
 from channels.consumer import get_handler_name
 from channels.db import DatabaseSyncToAsync, database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from channels.sessions import CookieMiddleware, SessionMiddleware
 from django.conf import settings
+from django.contrib import auth
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from games import events, selectors, services
+from games import events, querycount, selectors, services
 from games.errors import GameError
 from games.liveness import open_sockets
 from games.models import Table
@@ -53,10 +56,32 @@ SESSION_CHECK_SECONDS = 2.0
 _COMMAND_THREADS = ThreadPoolExecutor(
     max_workers=settings.TABLE_COMMAND_THREADS, thread_name_prefix="table-command"
 )
+# A new socket's admission (who its login session belongs to, whether the table exists)
+# runs on threads of its own: a few short reads that never wait for a lock, never queued
+# behind commands waiting for their table's lock nor on Channels' one shared thread.
+_HANDSHAKE_THREADS = ThreadPoolExecutor(
+    max_workers=settings.HANDSHAKE_THREADS, thread_name_prefix="handshake"
+)
 
 
 def run_command(func: Callable[..., Any]) -> Callable[..., Awaitable[Any]]:
     return DatabaseSyncToAsync(func, thread_sensitive=False, executor=_COMMAND_THREADS)  # type: ignore[no-any-return]
+
+
+def run_handshake(func: Callable[..., Any]) -> Callable[..., Awaitable[Any]]:
+    return DatabaseSyncToAsync(func, thread_sensitive=False, executor=_HANDSHAKE_THREADS)  # type: ignore[no-any-return]
+
+
+def _login_user(session: Any) -> Any:
+    """The user a login session belongs to (or AnonymousUser), as Django checks it for a
+    request: the backend, the session's password hash (with the key fallbacks)."""
+    return auth.get_user(SimpleNamespace(session=session))  # type: ignore[arg-type]
+
+
+def login_stack(inner: Any) -> Any:
+    """Cookies and the login session in the scope; the consumer finds the user (Channels'
+    AuthMiddlewareStack would, before the handshake is answered, on its shared thread)."""
+    return CookieMiddleware(SessionMiddleware(inner))
 
 
 class TokenBucket:
@@ -144,6 +169,15 @@ class _Consumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         await handler(message)
 
     async def websocket_connect(self, message: dict[str, Any]) -> None:
+        # The handshake is answered at once, before any database work: daphne drops one
+        # not answered within 5 s, and a burst of sockets (400 players reconnecting after
+        # a restart) whose handshakes waited for the database saw half of them fail. The
+        # login is checked right after, before anything is joined or sent; a socket not
+        # logged in is closed with 4401, which the page understands (a refused handshake
+        # it would retry for ever).
+        await self.accept()
+        if "user" not in self.scope:  # tests may put one there
+            self.scope["user"] = await run_handshake(_login_user)(self.scope["session"])
         # Join the login session's group first: a logout closes this socket (session_ended).
         session = self.scope.get("session")
         self.session_key = getattr(session, "session_key", None) or ""
@@ -234,7 +268,6 @@ class _Consumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
 class LobbyConsumer(_Consumer):
     async def connect(self) -> None:
         self._setup()
-        await self.accept()
         await self.join(events.LOBBY)
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
         self.page = (query.get("page") or ["1"])[0]
@@ -288,26 +321,33 @@ class TableConsumer(_Consumer):
             await self.close(code=CLOSE_UNAUTHENTICATED)
             return
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
-        access, self.private = await database_sync_to_async(_table_access)(self.table_id, self.user)
+        access, self.private = await run_handshake(_table_access)(self.table_id, self.user)
         if access is not None:
             # A private table is watched only by those its invite let in (docs/social.md).
             await self.close(code=access)
             return
-        await self.accept()
+        # Recording the socket and its snapshot run like a command (messages from this
+        # socket wait until then: Channels handles one at a time).
         await self.join(events.table_group(self.table_id))
         await self.join(events.private_group(self.table_id, self.user.pk))
         self.present = True
         open_sockets.add(self.connection_id, self.user.pk, self.table_id)
         with translation.override(self._language()):
             try:
-                await database_sync_to_async(services.connected)(
-                    self.user, self.table_id, self.connection_id
-                )
-                await self.send_snapshot()
+                snapshot = await run_command(self._arrive)()
             except Exception:
                 # The socket stays: its next renewal registers it, the page asks for a snapshot.
                 logger.exception("table %s: connect failed", self.table_id)
                 await self.server_error()
+                return
+            snapshot["ref"] = None
+            await self.in_order.snapshot(snapshot)
+
+    def _arrive(self) -> dict[str, Any]:
+        """Record this socket's presence and take the snapshot it starts from."""
+        with querycount.step("connect"):
+            services.connected(self.user, self.table_id, self.connection_id)
+            return self._snapshot()
 
     async def disconnect(self, code: int) -> None:
         self.in_order.close()
@@ -315,7 +355,7 @@ class TableConsumer(_Consumer):
         await super().disconnect(code)
         if getattr(self, "present", False):
             try:
-                await database_sync_to_async(services.disconnected)(
+                await run_command(services.disconnected)(
                     self.user, self.table_id, self.connection_id
                 )
             except Exception:
@@ -335,7 +375,7 @@ class TableConsumer(_Consumer):
             await self.close(code=CLOSE_FORBIDDEN)
 
     async def send_snapshot(self, ref: Any = None) -> None:
-        snapshot = await database_sync_to_async(self._snapshot)()
+        snapshot = await run_command(self._snapshot)()
         snapshot["ref"] = ref
         await self.in_order.snapshot(snapshot)
 
@@ -390,7 +430,8 @@ class TableConsumer(_Consumer):
             nonlocal started, finished, cpu
             started, cpu_start = time.monotonic(), time.thread_time()
             try:
-                return handler(consumer, content)
+                with querycount.step(kind):
+                    return handler(consumer, content)
             finally:
                 finished, cpu = time.monotonic(), time.thread_time() - cpu_start
 

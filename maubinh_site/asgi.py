@@ -12,10 +12,10 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "maubinh_site.settings")
 # Django must be set up before anything imports models (the consumers do).
 django_asgi_app = get_asgi_application()
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from games.consumers import login_stack  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 from maubinh_site.embedded import start_embedded_worker  # noqa: E402
 
@@ -29,8 +29,6 @@ sys.setswitchinterval(settings.GIL_SWITCH_INTERVAL_US / 1_000_000)
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
-        ),
+        "websocket": AllowedHostsOriginValidator(login_stack(URLRouter(websocket_urlpatterns))),
     }
 )

@@ -257,6 +257,12 @@ STORAGES = {
 # Threads per daphne process running table commands (each with a database connection).
 # More threads overlap database waits; too many starve the event loop of the GIL.
 TABLE_COMMAND_THREADS = env_int("TABLE_COMMAND_THREADS", 16, minimum=1, maximum=64)
+# Threads (each with its database connection) per daphne process for websocket handshakes:
+# the session's user and whether the table exists, a few short reads each (consumers.py).
+HANDSHAKE_THREADS = env_int("HANDSHAKE_THREADS", 4, minimum=1, maximum=32)
+# Set in benchmarks only: count every database query by the step that made it, into JSON
+# files in this directory (games.querycount; benchmarks/bench_tables.py reads them).
+QUERY_COUNT_DIR = env_str("QUERY_COUNT_DIR", "")
 # How often (µs) a busy thread hands over the GIL in a daphne process (see asgi.py).
 GIL_SWITCH_INTERVAL_US = env_int("GIL_SWITCH_INTERVAL_US", 1000, minimum=100, maximum=100_000)
 # A table command slower than this (queueing included) is logged with where its time went.

@@ -59,6 +59,10 @@ def card_strings(value: Any) -> set[str]:
     return found
 
 
+class SocketClosed(ConnectionError):
+    """The socket closed while a message was awaited: it will never come on this one."""
+
+
 class Player:
     """One websocket connection at a table, recording everything it receives."""
 
@@ -73,6 +77,7 @@ class Player:
         self._arrived = asyncio.Event()
         self.ws: Any = None
         self._reader: asyncio.Task[None] | None = None
+        self.closed = False
         self.version = 0
 
     async def connect(self) -> dict[str, Any]:
@@ -97,9 +102,15 @@ class Player:
                 self._arrived.set()
         except websockets.ConnectionClosed:
             pass
+        finally:
+            self.closed = True
+            self._arrived.set()  # a wait for a message that cannot come now ends
 
     async def send(self, **message: Any) -> None:
-        await self.ws.send(json.dumps(message))
+        try:
+            await self.ws.send(json.dumps(message))
+        except websockets.ConnectionClosed as exc:
+            raise SocketClosed(f"{self.name}: the socket closed") from exc
 
     async def send_raw(self, text: str) -> None:
         await self.ws.send(text)
@@ -121,6 +132,8 @@ class Player:
                     while self._scan_from in self._taken:
                         self._scan_from += 1
                     return self.received[index]
+            if self.closed:
+                raise SocketClosed(f"{self.name}: the socket closed")
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 kinds = [m.get("type") for m in self.received[-15:]]

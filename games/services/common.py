@@ -50,7 +50,10 @@ def lock_table(table_id: Any, *, skip_locked: bool = False) -> Table:
     ``skip_locked`` a table locked by someone else is not waited for at all: NotFound.
     """
     # The host comes along (lobby rows show it) without locking the host's user row.
-    locking = Table.objects.select_for_update(of=("self",), skip_locked=skip_locked)
+    # FOR NO KEY UPDATE: commands still serialize on it, but a row that merely refers to
+    # the table (a socket's presence row: its foreign key check takes FOR KEY SHARE) is
+    # not made to wait for the table's command (FOR UPDATE would).
+    locking = Table.objects.select_for_update(of=("self",), skip_locked=skip_locked, no_key=True)
     try:
         with busy_on_lock_timeout():
             return locking.select_related("host").get(pk=table_id)

@@ -18,6 +18,7 @@ from collections import defaultdict
 from datetime import datetime, timedelta
 
 from django.conf import settings
+from django.db import connection as django_connection
 from django.db import transaction
 from django.utils import timezone
 
@@ -40,27 +41,70 @@ CONNECTION_TTL = AWAY_AFTER
 
 @transaction.atomic
 def connected(user: User, table_id: int, connection_id: uuid.UUID) -> None:
-    """A websocket of this user opened at this table (a seat, if any, is back)."""
-    table = lock_table(table_id)
+    """A websocket of this user opened at this table (a seat, if any, is back).
+
+    A socket opening is not a table command: it takes the table's lock only when it makes
+    a seated player visible again (a version bump and an event). A spectator, or a player
+    whose other socket (or whose killed server's unexpired row) is still there, only
+    writes the row: three statements, no wait behind the table's commands. A storm of
+    sockets reconnecting after a server restart is of the second kind.
+    """
+    hold_presence(table_id, user.pk)
+    already = Connection.objects.filter(table_id=table_id, user=user).exists()
     now = timezone.now()
-    already = Connection.objects.filter(table=table, user=user).exists()
-    Connection.objects.update_or_create(
-        id=connection_id,
-        defaults={"seen_at": now},
-        create_defaults={"table": table, "user": user, "opened_at": now, "seen_at": now},
+    # One statement whether or not the row exists (a renewal may race a ping for it).
+    Connection.objects.bulk_create(
+        [Connection(id=connection_id, table_id=table_id, user=user, opened_at=now, seen_at=now)],
+        update_conflicts=True,
+        unique_fields=["id"],
+        update_fields=["seen_at"],
     )
-    if not already:
-        announce(table, user, online=True)
+    if not already and Seat.objects.filter(table_id=table_id, user=user).exists():
+        announce(lock_table(table_id), user, online=True)
 
 
 @transaction.atomic
 def disconnected(user: User, table_id: int, connection_id: uuid.UUID) -> None:
-    """A websocket closed. Not a leave: the seat and the round wait for the player."""
-    table = lock_table(table_id)
+    """A websocket closed. Not a leave: the seat and the round wait for the player.
+
+    As ``connected``, the table's lock is taken only when a seated player's last socket
+    went (the table is told).
+    """
+    hold_presence(table_id, user.pk)
     deleted, _ = Connection.objects.filter(pk=connection_id).delete()
-    Seat.objects.filter(user=user, table=table).update(last_seen_at=timezone.now())
-    if deleted and not Connection.objects.filter(table=table, user=user).exists():
-        announce(table, user, online=False)
+    if deleted and not Connection.objects.filter(table_id=table_id, user=user).exists():
+        seat = Seat.objects.filter(user=user, table_id=table_id)
+        if seat.exists():
+            # The table first, then the seat row: the order of every table command.
+            table = lock_table(table_id)
+            seat.update(last_seen_at=timezone.now())
+            announce(table, user, online=False)
+            return
+    Seat.objects.filter(user=user, table_id=table_id).update(last_seen_at=timezone.now())
+
+
+def hold_presence(table_id: int, user_id: int, *, wait: bool = True) -> bool:
+    """Serialize the presence changes of one player at one table until the transaction ends.
+
+    Whether a socket makes the player appear or disappear depends on the player's other
+    rows, and rows another transaction is adding or deleting are invisible to it; holding
+    this lock makes such decisions one after another. It is a PostgreSQL advisory lock on
+    (table, user), never contended by the table's commands. Without ``wait`` it returns
+    whether it was granted at once (the sweeper skips a player who is busy). SQLite
+    serializes every writer anyway.
+    """
+    if django_connection.vendor != "postgresql":
+        return True
+    function = "pg_advisory_xact_lock" if wait else "pg_try_advisory_xact_lock"
+    with django_connection.cursor() as cursor:
+        # The two-int4 key space: ids folded into int4 (a collision only serializes more).
+        cursor.execute(f"SELECT {function}(%s, %s)", [_int4(table_id), _int4(user_id)])
+        granted = cursor.fetchone()[0]
+    return wait or bool(granted)
+
+
+def _int4(value: int) -> int:
+    return (value + 2**31) % 2**32 - 2**31
 
 
 def renew_connections(sockets: dict[uuid.UUID, tuple[int, int]]) -> None:
@@ -100,9 +144,16 @@ def expire_connections(now: datetime | None = None) -> int:
         with transaction.atomic():
             # A table busy (or held by a stopped worker) is left for the next sweep: one
             # table's trouble never stalls the others.
-            table = Table.objects.select_for_update(skip_locked=True).filter(pk=table_id).first()
+            table = (
+                Table.objects.select_for_update(skip_locked=True, no_key=True)
+                .filter(pk=table_id)
+                .first()
+            )
             if table is None:
                 continue
+            # A player whose socket is opening or closing right now is left for the next
+            # sweep: that change decides what the table is told (``hold_presence``).
+            user_ids = {u for u in user_ids if hold_presence(table_id, u, wait=False)}
             # Only rows still stale: a heartbeat renewing one meanwhile keeps it (in
             # PostgreSQL the DELETE re-checks ``seen_at`` on a row updated concurrently).
             Connection.objects.filter(

@@ -1,10 +1,13 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
+from django.db import connections
 
-from games import services
+from games import consumers, services
 from games.models import Table
 from games.services import common as services_common
 
@@ -31,3 +34,19 @@ def reproducible_deals(monkeypatch: pytest.MonkeyPatch) -> None:
     rng = random.Random(20261129)
     monkeypatch.setattr(services_common, "new_server_seed", lambda: f"{rng.getrandbits(256):064x}")
     monkeypatch.setattr(services_common, "new_client_seed", lambda: f"{rng.getrandbits(64):016x}")
+
+
+@pytest.fixture
+def own_socket_threads(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Table commands and handshakes on threads of this test's, whose connections are
+    closed afterwards (an open one would keep the test database from being dropped)."""
+    pools = {
+        name: ThreadPoolExecutor(max_workers=1)
+        for name in ("_COMMAND_THREADS", "_HANDSHAKE_THREADS")
+    }
+    for name, pool in pools.items():
+        monkeypatch.setattr(consumers, name, pool)
+    yield
+    for pool in pools.values():
+        pool.submit(connections.close_all).result()
+        pool.shutdown()

@@ -10,11 +10,21 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import pytest
 from django.conf import settings
 from django.contrib.auth.hashers import make_password
 
 from tests.processes import celery_worker, daphne, site_env, stop
 from tests.services import TEST_REDIS_URL
+
+MARKS = [
+    pytest.mark.postgres,
+    pytest.mark.redis,
+    pytest.mark.slow,
+    pytest.mark.django_db(transaction=True),
+]
+"""A live test's marks: the real PostgreSQL and Redis, slow, its data committed for the
+server processes to see."""
 
 
 def servers_can_log_in(users: list[Any], password: str) -> list[Any]:

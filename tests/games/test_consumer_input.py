@@ -4,11 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import json
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
-from channels.auth import AuthMiddlewareStack
 from channels.db import database_sync_to_async
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
@@ -22,6 +20,9 @@ from games import services as games
 from games.consumers import MAX_MESSAGE_BYTES, parse_message
 from games.routing import websocket_urlpatterns
 from tests.wsclient import run_async
+
+# Sockets' database work on threads of each test's (tests/games/conftest.py).
+pytestmark = pytest.mark.usefixtures("own_socket_threads")
 
 HOSTILE = {
     "nested brackets (2 KB)": "[" * 1000 + "]" * 1000,
@@ -52,7 +53,7 @@ def test_an_ordinary_message_is_parsed() -> None:
 
 
 def _app() -> Any:
-    return AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+    return consumers.login_stack(URLRouter(websocket_urlpatterns))
 
 
 def _logged_in(user: Any) -> tuple[Client, bytes]:
@@ -79,17 +80,6 @@ async def _reply(socket: WebsocketCommunicator, **message: Any) -> dict[str, Any
         reply = await socket.receive_json_from(timeout=5)
         if reply.get("type") in ("ok", "error"):
             return reply
-
-
-@pytest.fixture(autouse=True)
-def own_command_thread(monkeypatch: pytest.MonkeyPatch) -> Any:
-    """Table commands on a thread of this test's, whose connection is closed afterwards
-    (an open one would keep the test database from being dropped)."""
-    pool = ThreadPoolExecutor(max_workers=1)
-    monkeypatch.setattr(consumers, "_COMMAND_THREADS", pool)
-    yield
-    pool.submit(connections.close_all).result()
-    pool.shutdown()
 
 
 @pytest.fixture
@@ -179,3 +169,34 @@ def test_an_anonymous_lobby_socket_gets_one_bounded_page(make_user: Any, setting
     first, other = run_async(run())
     assert (len(first["tables"]), first["page"], first["pages"], first["total"]) == (5, 2, 3, 12)
     assert (len(other["tables"]), other["page"]) == (5, 1)
+
+
+def _handshake_then(path: str, cookie: bytes) -> Any:
+    """Whether the handshake was answered, and what the socket received next."""
+
+    async def run() -> tuple[bool, Any]:
+        socket = WebsocketCommunicator(_app(), path, headers=[(b"cookie", cookie)])
+        accepted, _code = await socket.connect()
+        following = await socket.receive_output(timeout=5)
+        await _done()
+        return accepted, following
+
+    return run_async(run())
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_socket_not_logged_in_is_answered_then_closed_with_4401(table: Any) -> None:
+    closed = {"type": "websocket.close", "code": 4401}
+    assert _handshake_then(f"/ws/tables/{table.pk}/", b"sessionid=nosuchsession") == (
+        True,
+        closed,
+    )
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_socket_for_a_table_that_does_not_exist_is_answered_then_closed_with_4404(
+    table: Any,
+) -> None:
+    _client, cookie = _logged_in(table.host)
+    closed = {"type": "websocket.close", "code": 4404}
+    assert _handshake_then(f"/ws/tables/{table.pk + 1000}/", cookie) == (True, closed)

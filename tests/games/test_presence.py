@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import contextlib
+import threading
 import time
 import uuid
+from collections.abc import Iterator
 from datetime import timedelta
 
 import pytest
+from django.db import connection, transaction
 from django.utils import timezone
 
 from games import events, services
 from games.models import Connection, Seat, Table
 from games.selectors import table_snapshot
+from games.services.common import lock_table
 from games.services.presence import AWAY_AFTER, CONNECTION_TTL
 
 pytestmark = pytest.mark.django_db
@@ -193,3 +198,59 @@ def test_a_table_locked_by_a_stuck_worker_does_not_stall_the_expiry_of_other_tab
         release.set()
         holder.join()
     assert services.expire_connections() == 1  # and this one, at the next sweep
+
+
+@contextlib.contextmanager
+def _table_locked_elsewhere(table: Table) -> Iterator[None]:
+    """Another connection holds the table's lock (a long command) for the block; this one
+    waits at most 300 ms for any lock, so a wait for the table's fails the test."""
+    locked, release = threading.Event(), threading.Event()
+
+    def command() -> None:
+        with transaction.atomic():
+            lock_table(table.pk)
+            locked.set()
+            release.wait(10)
+        connection.close()
+
+    holder = threading.Thread(target=command)
+    holder.start()
+    assert locked.wait(5)
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SET lock_timeout = '300ms'")
+        yield
+    finally:
+        release.set()
+        holder.join()
+        with connection.cursor() as cursor:
+            cursor.execute("RESET lock_timeout")
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_spectator_coming_and_going_never_waits_for_the_tables_lock(players, table, published):
+    socket = uuid.uuid4()
+    with _table_locked_elsewhere(table):
+        services.connected(players[2], table.pk, socket)
+        assert Connection.objects.filter(pk=socket).exists()
+        services.disconnected(players[2], table.pk, socket)
+    assert not Connection.objects.exists()
+    assert _presence(published) == []
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_player_back_while_their_dead_servers_socket_is_unexpired_does_not_wait_for_the_lock(
+    players, table, published
+):
+    services.sit(players[0], table.pk)
+    dead, back = uuid.uuid4(), uuid.uuid4()
+    services.connected(players[0], table.pk, dead)
+    _silent_for(dead, CONNECTION_TTL.total_seconds() - 5)  # its server was killed
+    with _table_locked_elsewhere(table):
+        services.connected(players[0], table.pk, back)
+    assert _presence(published) == [(0, True)]  # never shown offline: nothing to announce
+    _silent_for(dead, CONNECTION_TTL.total_seconds() + 1)
+    assert services.expire_connections() == 0  # the new socket keeps the player online
+    assert table_snapshot(table, players[0])["seats"][0]["online"] is True

@@ -19,7 +19,10 @@ from tests.games.arranging import naive_arrangement
 from tests.services import TEST_REDIS_URL
 from tests.wsclient import run_async
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("own_socket_threads"),
+]
 
 
 def _socket(user: Any, table: Table) -> WebsocketCommunicator:
