@@ -361,6 +361,7 @@ def user_detail(request: HttpRequest, user_id: int) -> HttpResponse:
             "now": timezone.now(),
             "target_moderates": can_moderate(target),
             "limits": services.limits_of(target),
+            "muted_until": selectors.muted_until(target.pk),
             **selectors.user_overview(target),
         },
     )
@@ -391,6 +392,33 @@ def lift_suspension(request: HttpRequest, user_id: int) -> HttpResponse:
             _user(request), user_id, reason=request.POST.get("reason", "")
         ),
         _("The suspension was lifted."),
+    )
+    return redirect("moderation:user_detail", user_id)
+
+
+@require_POST
+@moderator_only
+def mute(request: HttpRequest, user_id: int) -> HttpResponse:
+    _act(
+        request,
+        lambda: services.mute(
+            _user(request),
+            user_id,
+            hours=request.POST.get("hours"),
+            reason=request.POST.get("reason", ""),
+        ),
+        _("The user's table talk is muted."),
+    )
+    return redirect("moderation:user_detail", user_id)
+
+
+@require_POST
+@moderator_only
+def unmute(request: HttpRequest, user_id: int) -> HttpResponse:
+    _act(
+        request,
+        lambda: services.unmute(_user(request), user_id, reason=request.POST.get("reason", "")),
+        _("The mute was lifted."),
     )
     return redirect("moderation:user_detail", user_id)
 
