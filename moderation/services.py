@@ -800,6 +800,14 @@ def _suspension(user: User) -> dict[str, Any]:
     return {"until": until.isoformat() if until else None, "reason": user.suspension_reason}
 
 
+def _hours(value: Any, refusal: Any) -> int:
+    """A sanction's length from a form: 1 hour to 1 year."""
+    hours = _int_or_none(value)
+    if hours is None or not 1 <= hours <= 24 * 365:
+        raise ModerationError(refusal, code="bad_duration")
+    return hours
+
+
 def _target_user(moderator: User, user_id: Any) -> User:
     user = User.objects.filter(pk=_as_id(user_id)).first()
     if user is None:
@@ -817,9 +825,7 @@ def suspend(moderator: User, user_id: Any, *, hours: Any, reason: str) -> User:
     """Suspend for a number of hours; the reason is shown to the user."""
     _require_moderator(moderator)
     reason = _require_reason(reason)
-    hours = _int_or_none(hours)
-    if hours is None or not 1 <= hours <= 24 * 365:
-        raise ModerationError(_("A suspension lasts 1 hour to 1 year."), code="bad_duration")
+    hours = _hours(hours, _("A suspension lasts 1 hour to 1 year."))
     user = _target_user(moderator, user_id)
     before = _suspension(user)
     try:
@@ -869,9 +875,7 @@ def mute(moderator: User, user_id: Any, *, hours: Any, reason: str) -> Mute:
     """Silence a user's table talk for a number of hours; they still play."""
     _require_moderator(moderator)
     reason = _require_reason(reason)
-    hours = _int_or_none(hours)
-    if hours is None or not 1 <= hours <= 24 * 365:
-        raise ModerationError(_("A mute lasts 1 hour to 1 year."), code="bad_duration")
+    hours = _hours(hours, _("A mute lasts 1 hour to 1 year."))
     user = _target_user(moderator, user_id)
     before = _mute_state(user)
     muted, _created = Mute.objects.update_or_create(

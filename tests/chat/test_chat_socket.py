@@ -7,37 +7,27 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
-from django.contrib.auth.hashers import make_password
 from django.utils import timezone
 
 from accounts import services as account_services
 from games.models import Seat
 from moderation import services as moderation
 from social import services as social
-from tests.games.live import live_stack
+from tests.games.live import LIVE_MARKS, live_stack, with_server_passwords
 from tests.wsclient import Player, login, run_async
 
-pytestmark = [
-    pytest.mark.postgres,
-    pytest.mark.redis,
-    pytest.mark.slow,
-    pytest.mark.django_db(transaction=True),
-]
+pytestmark = LIVE_MARKS
 
 
 @pytest.fixture
 def stack(tmp_path):  # type: ignore[no-untyped-def]
-    with live_stack(tmp_path) as running:
+    with live_stack(tmp_path) as running:  # stopped before the database is flushed
         yield running
 
 
 @pytest.fixture
 def players(players, password):  # type: ignore[no-untyped-def]
-    """The servers hash with PBKDF2 (the tests' fast MD5 is in-process only)."""
-    for user in players:
-        user.password = make_password(password, hasher="pbkdf2_sha256")
-        user.save(update_fields=["password"])
-    return players
+    return with_server_passwords(players, password)
 
 
 async def _connect(stack: Any, users: list[Any], password: str, table_id: int) -> list[Player]:
