@@ -371,7 +371,7 @@ def _sanction(
     request: HttpRequest, user_id: int, action: Callable[..., Any], done: str, *, timed: bool
 ) -> HttpResponse:
     """Suspend, mute or lift either, from the user's page (hours only to impose one)."""
-    fields = {"reason": request.POST.get("reason", "")}
+    fields: dict[str, Any] = {"reason": request.POST.get("reason", "")}
     if timed:
         fields["hours"] = request.POST.get("hours")
     _act(request, lambda: action(_user(request), user_id, **fields), done)
