@@ -20,14 +20,15 @@ PHRASES = {
     "bye": _("Bye, see you!"),
 }
 
-# id -> emoji; the ids are what the protocol carries.
+# id -> emoji; the ids are what the protocol carries. Faces and a heart only: Debian's
+# Chromium fonts have no glyph for hands or fire.
 REACTIONS = {
     "laugh": "😂",
+    "smile": "😊",
+    "wink": "😉",
+    "cool": "😎",
     "wow": "😮",
-    "clap": "👏",
-    "thumbs_up": "👍",
     "sad": "😢",
     "angry": "😠",
-    "fire": "🔥",
     "heart": "❤️",
 }

@@ -57,6 +57,7 @@ def test_two_players_talk_react_report_and_mute(pages: Any, shoot: Any) -> None:
     assert bao.locator("#chat").is_hidden()
     bao.click("#chat-toggle")
     bao.wait_for_selector("#chat:visible")
+    assert bao.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
 
     markup = "Chào Bảo <b>in đậm?</b> <img src=x>"
     _say(anh, markup)
@@ -68,8 +69,8 @@ def test_two_players_talk_react_report_and_mute(pages: Any, shoot: Any) -> None:
     _say(bao, "Chào Ánh, chơi vui nhé")
     bao.locator("#chat-phrases [data-phrase=good_luck]").click()
     anh.locator("#chat-log .chat-phrase", has_text="Chúc may mắn!").wait_for()  # in Vietnamese
-    bao.locator("#chat-reactions [data-reaction=clap]").click()
-    anh.locator("#felt .reaction-float", has_text="👏").wait_for()
+    bao.locator("#chat-reactions [data-reaction=wow]").click()
+    anh.locator("#felt .reaction-float", has_text="😮").wait_for()
     shoot(anh, "table-talk-desktop")
     shoot(bao, "table-talk-phone")
     assert axe_violations(anh) == []
