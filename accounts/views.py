@@ -33,10 +33,23 @@ def sign_up(request: HttpRequest) -> HttpResponse:
         login(request, user, backend="accounts.backends.PeopleOnlyBackend")
         welcome = {"name": user.shown_name, "amount": settings.SIGNUP_GRANT_XU}
         messages.success(request, render_to_string("accounts/welcome.txt", welcome).strip())
-        return redirect("home")
+        return redirect(safe_next(request) or "home")
     return render(
-        request, "accounts/signup.html", {"form": form, "signup_grant": settings.SIGNUP_GRANT_XU}
+        request,
+        "accounts/signup.html",
+        {"form": form, "signup_grant": settings.SIGNUP_GRANT_XU, "next": safe_next(request)},
     )
+
+
+def safe_next(request: HttpRequest) -> str:
+    """Where to go next (after signing up, a language switch, a form): the ``next`` of the
+    POST or the query when it is a path on this site, or "" (an open redirect otherwise)."""
+    target = request.POST.get("next") or request.GET.get("next") or ""
+    if target and url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return target
+    return ""
 
 
 @login_required
@@ -61,12 +74,7 @@ def profile(request: HttpRequest) -> HttpResponse:
 def set_language(request: HttpRequest) -> HttpResponse:
     """The language switch: remembered in a cookie, and on the account when logged in."""
     language = request.POST.get("language", "")
-    next_url = request.POST.get("next") or "/"
-    if not url_has_allowed_host_and_scheme(
-        next_url, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-    ):
-        next_url = "/"
-    response = HttpResponseRedirect(next_url)
+    response = HttpResponseRedirect(safe_next(request) or "/")
     if language not in SUPPORTED:
         messages.error(request, _("This language is not supported."))
         return response

@@ -104,11 +104,14 @@ def quick_play_tables(user: User, balance: int) -> QuerySet[Table]:
     """Open bot tables this user can afford where they can sit now, those with people first.
 
     A full table counts when a bot there is not playing a round: it gives up its seat
-    (``games.services.sit``). Bot-only tables are for bots.
+    (``games.services.sit``). Bot-only tables are for bots; a private table is its
+    host's and their guests' (docs/social.md), never offered here.
     """
     playing = Round.objects.filter(table=OuterRef("pk"), state__in=LIVE_STATES)
     return (
-        Table.objects.filter(is_open=True, allow_bots=True, min_balance__lte=balance)
+        Table.objects.filter(
+            is_open=True, is_private=False, allow_bots=True, min_balance__lte=balance
+        )
         .exclude(bot_only__isnull=False)
         .annotate(
             taken=Count("seat_set"),

@@ -29,7 +29,7 @@ from games.models import Preset, RoundPlayer, Seat, Table
 from games.rules import Rules, format_cards, parse_cards
 from games.rules.arrange import suggest
 from games.rules.presets import hold_amount
-from games.selectors import active_round
+from games.selectors import active_round, held_seats
 from ledger import selectors as ledger_selectors
 from ledger import services as ledger
 from ledger.formats import Xu
@@ -128,7 +128,8 @@ def fill_table(table_id: int, expected_seated: Sequence[int]) -> list[Seat]:
         return []  # a person is waiting for a bot's seat here
     needed = needed_balance(table)
     seated: list[Seat] = []
-    while table.seat_set.count() < table.seats:
+    # Seats the host holds for invited friends stay free (games.models.SeatHold).
+    while table.seat_set.count() + held_seats(table) < table.seats:
         # skip_locked: a fill at another table is seating those bots right now.
         bot = selectors.free_bots().select_for_update(skip_locked=True, of=("self",)).first()
         if bot is None:

@@ -11,6 +11,7 @@ from accounts.models import User
 from chat.models import ChatMessage, ChatSettings, PersonalMute, Spectators
 from chat.phrases import PHRASES, REACTIONS
 from games.models import Round, Seat, Table
+from games.selectors import is_acting_host
 from moderation.selectors import Step
 from social.selectors import blocked_ids
 
@@ -81,7 +82,8 @@ def chat_state(user: User, table_id: int, language: str) -> dict[str, Any]:
     return {
         "type": "chat_state",
         "settings": settings_payload(chat_settings),
-        "host": table.host_id == user.pk,
+        "host": is_acting_host(table, user),
+        "private": table.is_private,
         "post": may_post(user.pk, table, chat_settings),
         "phrases": phrase_list(language),
         "reactions": [{"id": key, "emoji": emoji} for key, emoji in REACTIONS.items()],

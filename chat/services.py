@@ -31,11 +31,13 @@ from chat.wordfilter import mask
 from games import events
 from games.errors import NotFound
 from games.models import Round, Seat, Table
+from games.selectors import is_acting_host
 from moderation import selectors as moderation_selectors
 from moderation import services as moderation
 from moderation.errors import ModerationError
 from moderation.models import Status
 
+PUBLIC_FILTER = _("Swear words are masked at public tables; only a private table may turn it off.")
 CONTEXT = 10
 """Messages before and after a reported one that its case carries."""
 
@@ -278,13 +280,14 @@ def report_message(reporter: User, table_id: Any, message_id: Any, text: Any = "
 def set_chat_settings(
     user: User, table_id: Any, *, spectators: Any = None, word_filter: Any = None
 ) -> ChatSettings:
-    """The host chooses who talks and whether swear words are masked (off among friends)."""
+    """The host (as `social` defines them: `games.selectors.acting_host_id`) chooses who
+    talks and, at a private table (friends), whether swear words are masked."""
     with transaction.atomic():
         # Two changes at once by the host's two tabs: one after the other.
         table = Table.objects.select_for_update().filter(pk=table_id).first()
         if table is None:
             raise NotFound()
-        if table.host_id != user.pk:
+        if not is_acting_host(table, user):
             raise ChatError(_("Only the table's host changes its chat settings."))
         chat_settings = selectors.settings_of(table.pk)
         if spectators is not None:
@@ -294,6 +297,9 @@ def set_chat_settings(
         if word_filter is not None:
             if not isinstance(word_filter, bool):
                 raise TypeError("word_filter")
+            if not word_filter and not table.is_private:
+                # Strangers meet at public tables: the filter is off only among friends.
+                raise ChatError(PUBLIC_FILTER)
             chat_settings.word_filter = word_filter
         chat_settings.save()
         events.to_table(

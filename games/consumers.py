@@ -35,6 +35,7 @@ from games.sequencer import InOrder
 logger = logging.getLogger(__name__)
 
 CLOSE_UNAUTHENTICATED = 4401
+CLOSE_FORBIDDEN = 4403
 CLOSE_NOT_FOUND = 4404
 CLOSE_FLOOD = 4429
 
@@ -117,6 +118,15 @@ def _session_alive(session_key: str, user_id: int) -> bool:
     if str(store.load().get(SESSION_KEY)) != str(user_id):
         return False  # logged out, expired or flushed
     return bool(get_user_model().objects.filter(pk=user_id, is_active=True).exists())
+
+
+def _table_access(table_id: int, user: Any) -> tuple[int | None, bool]:
+    """(None when the user may watch the table, else the close code that says why not;
+    whether the table is private)."""
+    table = Table.objects.filter(pk=table_id).first()
+    if table is None:
+        return CLOSE_NOT_FOUND, False
+    return (None if selectors.may_enter(table, user) else CLOSE_FORBIDDEN), table.is_private
 
 
 class _Consumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
@@ -278,8 +288,10 @@ class TableConsumer(_Consumer):
             await self.close(code=CLOSE_UNAUTHENTICATED)
             return
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
-        if not await database_sync_to_async(Table.objects.filter(pk=self.table_id).exists)():
-            await self.close(code=CLOSE_NOT_FOUND)
+        access, self.private = await database_sync_to_async(_table_access)(self.table_id, self.user)
+        if access is not None:
+            # A private table is watched only by those its invite let in (docs/social.md).
+            await self.close(code=access)
             return
         await self.accept()
         await self.join(events.table_group(self.table_id))
@@ -311,7 +323,16 @@ class TableConsumer(_Consumer):
                 logger.exception("table %s: disconnect not recorded", self.table_id)
 
     async def game_event(self, event: dict[str, Any]) -> None:
-        await self.in_order.event(event["payload"], private=event.get("private", False))
+        payload = event["payload"]
+        await self.in_order.event(payload, private=event.get("private", False))
+        if (
+            self.private
+            and payload.get("type") == "seat_left"
+            and payload.get("reason") == "removed"
+            and payload.get("user") == self.user.pk
+        ):
+            # The host removed this player from a private table: they no longer watch it.
+            await self.close(code=CLOSE_FORBIDDEN)
 
     async def send_snapshot(self, ref: Any = None) -> None:
         snapshot = await database_sync_to_async(self._snapshot)()

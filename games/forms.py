@@ -84,6 +84,14 @@ class CreateTableForm(forms.Form):
         initial=4,
     )
 
+    is_private = forms.BooleanField(
+        label=_("Private table"),
+        required=False,
+        initial=False,
+        help_text=_(
+            "Not listed in the lobby: only people you send the invite link to can come in."
+        ),
+    )
     sit_down = forms.BooleanField(
         label=_("Sit at this table at once"),
         required=False,

@@ -45,6 +45,9 @@ class Table(models.Model):
         validators=[MinValueValidator(1), MaxValueValidator(60)],
     )
     is_open = models.BooleanField(default=True)
+    # Not listed in the lobby nor offered by quick play; reached through an invite link
+    # (TableInvite) by those the host lets in (docs/social.md).
+    is_private = models.BooleanField(_("private table"), default=False)
     # Since when nobody sits here, as the periodic sweep saw it (close_empty_tables).
     empty_since = models.DateTimeField(null=True, blank=True)
     # When the automatic start fires (9 s after the 2nd player sits, reset on each join).
@@ -66,6 +69,59 @@ class Table(models.Model):
     @property
     def rules(self) -> Rules:
         return Rules.preset(self.preset).with_overrides(self.rules_overrides)
+
+
+class TableInvite(models.Model):
+    """A link the host shares: who opens it while it is valid may come to the table."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="invites")
+    token = models.CharField(max_length=64, unique=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"invite to {self.table_id}"
+
+
+class TableGuest(models.Model):
+    """Someone let in to a private table: by an invite link, or turned away by the host."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="guests")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    # The link that let them in: revoked or expired, it lets them in no more.
+    invite = models.ForeignKey(
+        TableInvite, on_delete=models.CASCADE, null=True, blank=True, related_name="guests"
+    )
+    # Set when the host removed them: no link brings them back to this table.
+    removed_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["table", "user"], name="table_guest_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} at {self.table_id}"
+
+
+class SeatHold(models.Model):
+    """A free seat the host keeps for an invited friend until ``until``."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="holds")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    held_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    until = models.DateTimeField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["table", "user"], name="seat_hold_unique")]
+
+    def __str__(self) -> str:
+        return f"seat at {self.table_id} held for {self.user_id}"
 
 
 class Seat(models.Model):

@@ -15,7 +15,19 @@ from django.db.models import Count, F, QuerySet
 from django.utils import timezone
 
 from accounts.models import User
-from games.models import Connection, PlayerStatus, Round, RoundPlayer, RoundState, Seat, Table
+from accounts.roles import is_admin, is_moderator
+from games.models import (
+    Connection,
+    PlayerStatus,
+    Round,
+    RoundPlayer,
+    RoundState,
+    Seat,
+    SeatHold,
+    Table,
+    TableGuest,
+    TableInvite,
+)
 from games.rules import Rules, is_foul, parse_cards
 from games.rules.fair import verify_deal
 from games.rules.scoring import PlayerInput, Settlement, settle
@@ -45,7 +57,91 @@ def round_transfer_ids(round_id: int) -> list[int]:
 
 
 def open_tables() -> QuerySet[Table]:
-    return Table.objects.filter(is_open=True).select_related("host").order_by("stake", "pk")
+    """The lobby's tables: open and public (a private table is reached by its invite)."""
+    return (
+        Table.objects.filter(is_open=True, is_private=False)
+        .select_related("host")
+        .order_by("stake", "pk")
+    )
+
+
+# --- Private tables: who hosts, who may come in (docs/social.md) -----------------------
+
+
+def acting_host_id(table: Table) -> int:
+    """The host: the creator while seated here; when not, the person (not a bot) seated
+    longest; with no person seated, the creator again. Derived, never stored, so a host
+    leaving hands the powers on with no write and no race."""
+    seated = list(
+        table.seat_set.filter(user__is_bot=False)
+        .order_by("joined_at", "pk")
+        .values_list("user_id", flat=True)
+    )
+    if table.host_id in seated or not seated:
+        return table.host_id
+    return seated[0]
+
+
+def is_acting_host(table: Table, user: User) -> bool:
+    return user.is_authenticated and acting_host_id(table) == user.pk
+
+
+def valid_invites(table: Table, now: Any = None) -> QuerySet[TableInvite]:
+    now = now or timezone.now()
+    return table.invites.filter(revoked_at__isnull=True, expires_at__gt=now)
+
+
+def active_holds(table: Table, now: Any = None) -> QuerySet[SeatHold]:
+    return table.holds.filter(until__gt=now or timezone.now())
+
+
+def held_seats(table: Table, *, for_others_than: User | None = None) -> int:
+    """Free seats the host keeps for invited friends (all, or all but this user's)."""
+    holds = active_holds(table)
+    if for_others_than is not None:
+        holds = holds.exclude(user=for_others_than)
+    return holds.count()
+
+
+def may_enter(table: Table, user: User) -> bool:
+    """A public table: anyone. A private one: its host and creator, whoever sits there,
+    staff, a friend a seat is held for, and whoever opened a valid invite link and was not
+    removed by the host since."""
+    if not table.is_private:
+        return True
+    if not user.is_authenticated:
+        return False
+    return user.pk == table.host_id or is_staff(user) or _invited(table, user)
+
+
+def is_staff(user: User) -> bool:
+    """A moderator or an admin in good standing (accounts.roles)."""
+    return is_moderator(user) or is_admin(user)
+
+
+def enters_as_staff(table: Table, user: User) -> bool:
+    """Staff coming to a private table only by their role: moderation audits the visit."""
+    return (
+        table.is_private
+        and user.pk != table.host_id
+        and is_staff(user)
+        and not _invited(table, user)
+    )
+
+
+def _invited(table: Table, user: User) -> bool:
+    """Let in as a player: a bot the host asked for, a seat, a held seat or a valid link."""
+    if user.is_bot and table.allow_bots:
+        return True  # the host asked for bots at this table
+    if table.seat_set.filter(user=user).exists():
+        return True
+    if active_holds(table).filter(user=user).exists():
+        return True
+    guest = TableGuest.objects.filter(table=table, user=user).select_related("invite").first()
+    if guest is None or guest.removed_at is not None or guest.invite is None:
+        return False
+    invite = guest.invite
+    return invite.revoked_at is None and invite.expires_at > timezone.now()
 
 
 def joinable_tables(balance: int, limit: int = 50) -> QuerySet[Table]:

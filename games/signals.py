@@ -20,6 +20,11 @@ seat_wanted = Signal()
 rolls back), so receivers may only leave a note. Arguments: table_id."""
 
 
+staff_entered_private_table = Signal()
+"""A moderator or admin opened a private table no invite let them in to (moderation audits
+it). Sent at once (the page is a read). Arguments: staff_id, table_id."""
+
+
 def send_on_commit(signal: Signal, **kwargs: object) -> None:
     from django.db import transaction
 

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games import views
+from games import private_views, views
 
 app_name = "games"
 
@@ -10,6 +10,8 @@ urlpatterns = [
     path("tables/new/", views.create_table, name="create_table"),
     path("tables/quick-join/", views.quick_join, name="quick_join"),
     path("tables/<int:table_id>/", views.table, name="table"),
+    path("tables/<int:table_id>/host/", private_views.host_tools, name="host_tools"),
+    path("invite/<str:token>/", private_views.invite, name="invite"),
     path("rounds/<int:round_id>/suggest/", views.suggest, name="suggest"),
     path("history/", views.history_list, name="history"),
     path("history/<int:round_id>/", views.round_detail, name="round_detail"),

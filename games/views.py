@@ -32,6 +32,7 @@ from games.rules.fair import FairnessError
 from games.rules.hands import PRESET_NAMES
 from games.rules.instant import INSTANT_NAMES
 from games.rules.presets import BONUS_NAMES
+from games.signals import staff_entered_private_table
 from ledger import selectors as ledger_selectors
 
 SUGGESTIONS = 3
@@ -87,6 +88,7 @@ def create_table(request: HttpRequest) -> HttpResponse:
                 rules_overrides=form.rules_overrides(),
                 allow_bots=data["allow_bots"],
                 bot_wait_seconds=data["bot_wait_seconds"] or 10,
+                is_private=data["is_private"],
             )
         except GameError as exc:
             form.add_error(None, exc.message)
@@ -122,6 +124,10 @@ def quick_join(request: HttpRequest) -> HttpResponse:
 @login_required
 def table(request: HttpRequest, table_id: int) -> HttpResponse:
     table = get_object_or_404(Table.objects.select_related("host"), pk=table_id)
+    if not selectors.may_enter(table, _user(request)):
+        return render(request, "games/private_table.html", {"table": table}, status=403)
+    if selectors.enters_as_staff(table, _user(request)):
+        staff_entered_private_table.send(sender=None, staff_id=request.user.pk, table_id=table.pk)
     config = {
         "table": table.pk,
         "user": request.user.pk,
@@ -133,6 +139,8 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
         # Where a player disputes a round or reports a player (0 stands for the id).
         "dispute": reverse("moderation:file_dispute", kwargs={"round_id": 0}),
         "report": reverse("moderation:report_player", kwargs={"user_id": 0}),
+        # A player's card: befriend or block them (docs/social.md).
+        "player": reverse("social:player", kwargs={"user_id": 0}),
         # Bonus names in the page's language, from games.rules (the summary names them).
         "bonus_names": {
             key: names[1] if translation.get_language() == "en" else names[0]
@@ -143,7 +151,12 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
     return render(
         request,
         "games/table.html",
-        {"table": table, "config": config, "rules": table.rules.to_dict()},
+        {
+            "table": table,
+            "config": config,
+            "rules": table.rules.to_dict(),
+            "is_host": selectors.is_acting_host(table, _user(request)),
+        },
     )
 
 

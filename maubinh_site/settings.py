@@ -91,6 +91,7 @@ TEMPLATES = [
                 "accounts.context_processors.header",
                 "ledger.context_processors.wallet",
                 "moderation.context_processors.notifications",
+                "social.context_processors.social",
             ],
         },
     },
@@ -262,6 +263,10 @@ TABLES_OPEN_PER_USER = env_int("TABLES_OPEN_PER_USER", 3, minimum=1, maximum=100
 TABLES_CREATED_PER_HOUR = env_int("TABLES_CREATED_PER_HOUR", 10, minimum=1, maximum=10_000)
 # A table a person opened that has stayed empty this long is closed and leaves the lobby.
 TABLE_EMPTY_CLOSE_MINUTES = env_int("TABLE_EMPTY_CLOSE_MINUTES", 10, minimum=1, maximum=10_080)
+# A private table's invite link works this many hours unless the host revokes it first.
+TABLE_INVITE_HOURS = env_int("TABLE_INVITE_HOURS", 24, minimum=1, maximum=24 * 30)
+# How long the host can keep a free seat for an invited friend.
+TABLE_SEAT_HOLD_MINUTES = env_int("TABLE_SEAT_HOLD_MINUTES", 5, minimum=1, maximum=120)
 # Tables per page of the lobby (the page and the lobby socket).
 LOBBY_PAGE_SIZE = env_int("LOBBY_PAGE_SIZE", 50, minimum=5, maximum=500)
 

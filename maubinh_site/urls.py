@@ -29,6 +29,7 @@ urlpatterns = [
     path("accounts/", include("accounts.urls")),
     path("xu/", include("ledger.urls")),
     path("moderation/", include("moderation.urls")),
+    path("social/", include("social.urls")),
     path("", include("bots.urls")),
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("", include("games.urls")),

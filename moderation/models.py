@@ -183,6 +183,7 @@ class ActionKind(models.TextChoices):
     VOID_ROUND = "void_round", _("Voided a round")
     REFUSED = "refused", _("Was refused an action")
     CLOSE_TABLE = "close_table", _("Closed a table")
+    VIEW_PRIVATE_TABLE = "view_private_table", _("Opened a private table without an invite")
     MUTE = "mute", _("Muted a user's table talk")
     UNMUTE = "unmute", _("Lifted a mute")
 

@@ -426,6 +426,16 @@ def resolve(moderator: User, dispute_id: Any, *, outcome: str, resolution: str) 
     return dispute
 
 
+@transaction.atomic
+def record_private_table_visit(staff_id: int, table_id: int) -> StaffAction | None:
+    """A staff member watched a private table no invite let them in to: admins can see it."""
+    staff = User.objects.filter(pk=staff_id).first()
+    table = Table.objects.filter(pk=table_id).first()
+    if staff is None or table is None or not holds_staff_role(staff):
+        return None
+    return _audit(staff, ActionKind.VIEW_PRIVATE_TABLE, table)
+
+
 def record_replay_view(moderator: User, round_: Round) -> StaffAction:
     """Seeing every player's cards is a staff action too; admins can see who looked."""
     _require_moderator(moderator)

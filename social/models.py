@@ -1,4 +1,4 @@
-"""Blocks between players.
+"""Blocks, friends and their requests, and social notifications.
 
 Rows are written only by `social.services`.
 """
@@ -8,6 +8,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 
@@ -38,3 +39,100 @@ class Block(models.Model):
 
     def __str__(self) -> str:
         return f"{self.blocker_id} blocks {self.blocked_id}"
+
+
+class FriendRequest(models.Model):
+    """``from_user`` asks ``to_user`` to be friends; gone once accepted or refused."""
+
+    from_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("from"),
+        on_delete=models.CASCADE,
+        related_name="friend_requests_sent",
+    )
+    to_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("to"),
+        on_delete=models.CASCADE,
+        related_name="friend_requests_received",
+    )
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("friend request")
+        verbose_name_plural = _("friend requests")
+        constraints = [
+            models.UniqueConstraint(fields=["from_user", "to_user"], name="friend_request_unique"),
+            models.CheckConstraint(
+                condition=~Q(from_user=F("to_user")), name="friend_request_not_self"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.from_user_id} asks {self.to_user_id}"
+
+
+class Friendship(models.Model):
+    """Two friends, stored once with the smaller id first."""
+
+    user_low = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    user_high = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("friendship")
+        verbose_name_plural = _("friendships")
+        constraints = [
+            models.UniqueConstraint(fields=["user_low", "user_high"], name="friendship_unique"),
+            models.CheckConstraint(
+                condition=Q(user_low__lt=F("user_high")), name="friendship_ordered"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_low_id} and {self.user_high_id}"
+
+
+class NotificationKind(models.TextChoices):
+    FRIEND_REQUEST = "friend_request", _("Friend request")
+    FRIEND_ACCEPTED = "friend_accepted", _("Friend request accepted")
+    TABLE_INVITE = "table_invite", _("Invitation to a table")
+
+
+class Notification(models.Model):
+    """A social message to a player; the text is rendered in the reader's language."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="social_notifications"
+    )
+    kind = models.CharField(max_length=20, choices=NotificationKind.choices)
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    table_name = models.CharField(max_length=60, blank=True, default="")
+    url = models.CharField(max_length=300, blank=True, default="")
+    read_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("notification")
+        verbose_name_plural = _("notifications")
+        ordering = ["-created_at", "-pk"]
+        indexes = [models.Index(fields=["user", "read_at"], name="social_unread_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} {self.kind}"
+
+    @property
+    def message(self) -> str:
+        name = self.actor.shown_name
+        if self.kind == NotificationKind.FRIEND_REQUEST:
+            return gettext("%(name)s wants to be your friend.") % {"name": name}
+        if self.kind == NotificationKind.FRIEND_ACCEPTED:
+            return gettext("%(name)s accepted your friend request.") % {"name": name}
+        return gettext("%(name)s invites you to the table “%(table)s”.") % {
+            "name": name,
+            "table": self.table_name,
+        }

@@ -2,9 +2,113 @@
 
 from __future__ import annotations
 
-from social.models import Block
+from dataclasses import dataclass
+
+from django.db.models import Q, QuerySet
+
+from accounts.models import User
+from games.models import Connection, Seat, Table
+from games.selectors import may_enter
+from social.models import Block, FriendRequest, Friendship, Notification
 
 
 def blocked_ids(user_id: int) -> set[int]:
     """The ids of the users whose messages, invitations and requests `user_id` must not see."""
     return set(Block.objects.filter(blocker_id=user_id).values_list("blocked_id", flat=True))
+
+
+def are_friends(a_id: int, b_id: int) -> bool:
+    low, high = sorted((a_id, b_id))
+    return Friendship.objects.filter(user_low_id=low, user_high_id=high).exists()
+
+
+def friend_ids(user_id: int) -> set[int]:
+    pairs = Friendship.objects.filter(Q(user_low_id=user_id) | Q(user_high_id=user_id))
+    return {
+        low if high == user_id else high
+        for low, high in pairs.values_list("user_low_id", "user_high_id")
+    }
+
+
+@dataclass(frozen=True)
+class FriendLine:
+    friend: User
+    online: bool
+    table: Table | None
+    """The table they sit at or watch (None: nowhere)."""
+    can_join: bool
+    """The viewer may come to that table (a private one needs an invite)."""
+
+
+def friends_of(user: User) -> list[FriendLine]:
+    """The user's friends, online first, with where they play (games presence)."""
+    ids = friend_ids(user.pk)
+    friends = User.objects.filter(pk__in=ids).order_by("display_name", "username")
+    # Online: an open table socket (a Connection row, renewed while open; games.presence).
+    watching = dict(
+        Connection.objects.filter(user_id__in=ids)
+        .order_by("-seen_at")
+        .values_list("user_id", "table_id")
+    )
+    seated = dict(Seat.objects.filter(user_id__in=ids).values_list("user_id", "table_id"))
+    table_ids = set(watching.values()) | set(seated.values())
+    tables = Table.objects.in_bulk(table_ids)
+    lines = []
+    for friend in friends:
+        table_id = seated.get(friend.pk) or watching.get(friend.pk)
+        table = tables.get(table_id) if table_id else None
+        lines.append(
+            FriendLine(
+                friend=friend,
+                online=friend.pk in watching,
+                table=table,
+                can_join=table is not None and table.is_open and may_enter(table, user),
+            )
+        )
+    return sorted(lines, key=lambda line: not line.online)
+
+
+def incoming_requests(user: User) -> QuerySet[FriendRequest]:
+    """Requests to the user, but none from someone they blocked."""
+    return (
+        FriendRequest.objects.filter(to_user=user)
+        .exclude(from_user_id__in=Block.objects.filter(blocker=user).values("blocked_id"))
+        .select_related("from_user")
+        .order_by("-created_at")
+    )
+
+
+def outgoing_requests(user: User) -> QuerySet[FriendRequest]:
+    return (
+        FriendRequest.objects.filter(from_user=user)
+        .select_related("to_user")
+        .order_by("-created_at")
+    )
+
+
+def notifications_of(user: User) -> QuerySet[Notification]:
+    """The user's social notifications, none from someone they blocked."""
+    return (
+        Notification.objects.filter(user=user)
+        .exclude(actor_id__in=Block.objects.filter(blocker=user).values("blocked_id"))
+        .select_related("actor")
+    )
+
+
+def unread_count(user: User) -> int:
+    return notifications_of(user).filter(read_at__isnull=True).count()
+
+
+def relation(user: User, other: User) -> str:
+    """How ``user`` stands to ``other``: self, blocked, friends, asked, asked_you or none."""
+    if user.pk == other.pk:
+        return "self"
+    if Block.objects.filter(blocker=user, blocked=other).exists():
+        return "blocked"
+    if are_friends(user.pk, other.pk):
+        return "friends"
+    if FriendRequest.objects.filter(from_user=user, to_user=other).exists():
+        return "asked"
+    if FriendRequest.objects.filter(from_user=other, to_user=user).exists():
+        return "asked_you"
+    return "none"

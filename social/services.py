@@ -1,21 +1,130 @@
-"""Every write of the social app: one transaction each."""
+"""Every write of the social app: one transaction each.
+
+Two people's rows are locked in id order before anything between them changes: a request
+sent both ways at once, or accepted twice, then meets one state (docs/social.md).
+"""
 
 from __future__ import annotations
 
 from django.db import transaction
+from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
-from social.errors import SocialError
-from social.models import Block
+from games.errors import GameError
+from games.models import Seat
+from games.selectors import is_acting_host
+from games.services import private
+from social.errors import NotFound, SocialError
+from social.models import Block, FriendRequest, Friendship, Notification, NotificationKind
+from social.selectors import are_friends
+
+
+def _lock_pair(a: User, b: User) -> None:
+    """Lock both users' rows, smaller id first (no deadlock between the two orders)."""
+    list(User.objects.select_for_update().filter(pk__in=[a.pk, b.pk]).order_by("pk"))
+
+
+def _ordered(a: User, b: User) -> tuple[User, User]:
+    return (a, b) if a.pk < b.pk else (b, a)
+
+
+def _notify(user: User, kind: str, actor: User, *, table_name: str = "", url: str = "") -> None:
+    Notification.objects.create(user=user, kind=kind, actor=actor, table_name=table_name, url=url)
+
+
+def _befriend(a: User, b: User) -> Friendship:
+    low, high = _ordered(a, b)
+    friendship, _created = Friendship.objects.get_or_create(user_low=low, user_high=high)
+    FriendRequest.objects.filter(from_user__in=[a, b], to_user__in=[a, b]).delete()
+    return friendship
+
+
+@transaction.atomic
+def send_friend_request(sender: User, receiver: User) -> FriendRequest | Friendship:
+    """Ask ``receiver`` to be friends; if they already asked ``sender``, they are friends now."""
+    if sender.pk == receiver.pk:
+        raise SocialError(_("You cannot befriend yourself."), code="friend_self")
+    if receiver.is_bot or not receiver.is_active:
+        raise SocialError(_("This player cannot receive friend requests."), code="not_a_person")
+    _lock_pair(sender, receiver)
+    if are_friends(sender.pk, receiver.pk):
+        raise SocialError(
+            _("You are already friends with %(name)s."), code="already_friends",
+            name=receiver.shown_name,
+        )  # fmt: skip
+    if Block.objects.filter(blocker=sender, blocked=receiver).exists():
+        raise SocialError(
+            _("You blocked %(name)s. Unblock them first."), code="you_blocked",
+            name=receiver.shown_name,
+        )  # fmt: skip
+    if FriendRequest.objects.filter(from_user=receiver, to_user=sender).exists():
+        friendship = _befriend(sender, receiver)
+        _notify(receiver, NotificationKind.FRIEND_ACCEPTED, sender)
+        return friendship
+    request, created = FriendRequest.objects.get_or_create(from_user=sender, to_user=receiver)
+    # A player who blocked the sender is not told (social.selectors hides it, too).
+    if created and not Block.objects.filter(blocker=receiver, blocked=sender).exists():
+        _notify(receiver, NotificationKind.FRIEND_REQUEST, sender)
+    return request
+
+
+def _request_to(user: User, request_id: int) -> FriendRequest:
+    request = FriendRequest.objects.filter(pk=request_id, to_user=user).first()
+    if request is None:
+        raise NotFound(_("This friend request no longer exists."), code="request_gone")
+    return request
+
+
+@transaction.atomic
+def accept_friend_request(user: User, request_id: int) -> Friendship:
+    request = _request_to(user, request_id)
+    sender = request.from_user
+    _lock_pair(user, sender)
+    # Re-read under the lock: a second click (or the other tab) finds it already accepted.
+    if not FriendRequest.objects.filter(pk=request_id).exists():
+        if are_friends(user.pk, sender.pk):
+            return Friendship.objects.get(
+                user_low=min(user.pk, sender.pk), user_high=max(user.pk, sender.pk)
+            )
+        raise NotFound(_("This friend request no longer exists."), code="request_gone")
+    friendship = _befriend(user, sender)
+    _notify(sender, NotificationKind.FRIEND_ACCEPTED, user)
+    return friendship
+
+
+@transaction.atomic
+def refuse_friend_request(user: User, request_id: int) -> None:
+    """The sender is not told; they may ask again later."""
+    FriendRequest.objects.filter(pk=request_id, to_user=user).delete()
+
+
+@transaction.atomic
+def cancel_friend_request(user: User, receiver: User) -> None:
+    FriendRequest.objects.filter(from_user=user, to_user=receiver).delete()
+
+
+@transaction.atomic
+def remove_friend(user: User, friend: User) -> None:
+    _lock_pair(user, friend)
+    low, high = _ordered(user, friend)
+    Friendship.objects.filter(user_low=low, user_high=high).delete()
 
 
 @transaction.atomic
 def block_user(blocker: User, blocked: User) -> Block:
-    """`blocker` stops seeing `blocked`; blocking twice is the same as once."""
+    """`blocker` stops seeing `blocked`; blocking ends a friendship and the requests between
+    them. Blocking twice is the same as once."""
     if blocker.pk == blocked.pk:
         raise SocialError(_("You cannot block yourself."), code="block_self")
+    _lock_pair(blocker, blocked)
     block, _created = Block.objects.get_or_create(blocker=blocker, blocked=blocked)
+    low, high = _ordered(blocker, blocked)
+    Friendship.objects.filter(user_low=low, user_high=high).delete()
+    FriendRequest.objects.filter(
+        from_user__in=[blocker, blocked], to_user__in=[blocker, blocked]
+    ).delete()
     return block
 
 
@@ -23,3 +132,43 @@ def block_user(blocker: User, blocked: User) -> Block:
 def unblock_user(blocker: User, blocked: User) -> None:
     """Lift a block; lifting one that does not exist changes nothing."""
     Block.objects.filter(blocker=blocker, blocked=blocked).delete()
+
+
+@transaction.atomic
+def invite_to_table(user: User, friend: User) -> Notification | None:
+    """Tell a friend, with a link, to come to the table the user sits at.
+
+    A private table's link is its host's current invite link, so only its host invites
+    there. None when the friend blocked the user: nothing reaches them.
+    """
+    if not are_friends(user.pk, friend.pk):
+        raise SocialError(_("You can invite only your friends."), code="not_friends")
+    seat = Seat.objects.filter(user=user).select_related("table").first()
+    if seat is None:
+        raise SocialError(_("Sit at a table first, then invite your friends."), code="not_seated")
+    table = seat.table
+    if table.is_private:
+        if not is_acting_host(table, user):
+            raise SocialError(
+                _("Only the host invites people to a private table."), code="not_host"
+            )
+        try:
+            invite = private.current_invite(user, table.pk)
+        except GameError as exc:
+            raise SocialError(exc.message, code=exc.code) from exc
+        url = reverse("games:invite", kwargs={"token": invite.token})
+    else:
+        url = reverse("games:table", kwargs={"table_id": table.pk})
+    if Block.objects.filter(blocker=friend, blocked=user).exists():
+        return None
+    notification = Notification.objects.create(
+        user=friend, kind=NotificationKind.TABLE_INVITE, actor=user, table_name=table.name, url=url
+    )
+    return notification
+
+
+@transaction.atomic
+def mark_notifications_read(user: User) -> int:
+    return Notification.objects.filter(user=user, read_at__isnull=True).update(
+        read_at=timezone.now()
+    )

@@ -11,7 +11,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('games', '0006_table_empty_since'),
-        ('moderation', '0007_chat_evidence_and_staff_mute'),
+        ('moderation', '0008_chat_evidence_and_staff_mute'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

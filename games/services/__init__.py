@@ -8,8 +8,9 @@ enqueued on commit and carry the round ``phase`` they expect.
 
 The package is split along the table's life: ``common`` (the lock, version, events and
 round log every step shares), ``tables``, ``seats``, ``presence``, ``countdown``,
-``rounds`` (deal and arranging), ``showdown`` (reveals and settlement), ``voiding``
-(a round cancelled, every stake returned) and ``sweeper``.
+``private`` (invite links, held seats, the host's removals), ``rounds`` (deal and
+arranging), ``showdown`` (reveals and settlement), ``voiding`` (a round cancelled, every
+stake returned) and ``sweeper``.
 """
 
 from games.services.common import new_client_seed, new_server_seed

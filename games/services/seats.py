@@ -20,6 +20,8 @@ from games.models import (
 )
 from games.selectors import (
     active_round,
+    held_seats,
+    may_enter,
     seat_view,
 )
 from games.services import common
@@ -47,6 +49,11 @@ def sit(user: User, table_id: int, position: int | None = None) -> Seat:
         )
     if not table.is_open:
         raise SeatError(_("This table is closed."), code="table_closed")
+    if not may_enter(table, user):
+        raise SeatError(
+            _("This table is private: you need an invitation from its host."),
+            code="private_table",
+        )
     try:
         ensure_can_sit(user)
     except SeatRefused as exc:
@@ -65,6 +72,12 @@ def sit(user: User, table_id: int, position: int | None = None) -> Seat:
         free = make_room(table)
     if not free:
         raise SeatError(_("This table is full."), code="table_full")
+    # Seats the host keeps for invited friends (SeatHold) are for them alone.
+    held = held_seats(table, for_others_than=user)
+    if held and len(free) <= held:
+        raise SeatError(
+            _("The free seats are held for the host's invited friends."), code="seat_held"
+        )
     if position is None:
         position = free[0]
     elif position not in free:
@@ -84,6 +97,7 @@ def sit(user: User, table_id: int, position: int | None = None) -> Seat:
         raise SeatError(
             _("You are already seated at another table."), code="already_seated"
         ) from None
+    table.holds.filter(user=user).delete()  # the friend came: their seat is theirs
     bump(table)
     table_event(table, {"type": "seat_taken", "seat": seat_view(seat, balance)}, lobby=True)
     current = active_round(table)

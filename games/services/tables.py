@@ -47,6 +47,7 @@ def create_table(
     min_balance: int | None = None,
     allow_bots: bool = False,
     bot_wait_seconds: int = 5,
+    is_private: bool = False,
 ) -> Table:
     """Open a table; house rules are validated against RULES.md section 9."""
     name = name.strip()
@@ -81,8 +82,10 @@ def create_table(
         min_balance=minimum,
         allow_bots=allow_bots,
         bot_wait_seconds=bot_wait_seconds,
+        is_private=bool(is_private),
     )
-    events.to_lobby({"type": "table", "table": lobby_row(table)})
+    if not table.is_private:
+        events.to_lobby({"type": "table", "table": lobby_row(table)})
     return table
 
 
@@ -156,7 +159,8 @@ def close_table(table_id: Any, *, if_empty_before: datetime | None = None) -> Ta
         for seat in seated:
             remove_seat(table, seat, reason="table_closed")
     # Last, so the lobby hears it after any seat change above.
-    events.to_lobby({"type": "table_closed", "table": table.pk})
+    if not table.is_private:
+        events.to_lobby({"type": "table_closed", "table": table.pk})
     return table
 
 

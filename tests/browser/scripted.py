@@ -188,7 +188,7 @@ class Table:
         ]  # fmt: skip
         return {
             "type": "chat_state", "settings": {"spectators": "read", "word_filter": True},
-            "host": True, "post": ["players"],
+            "host": True, "private": False, "post": ["players"],
             "phrases": [{"id": "hello", "text": "Chào cả nhà!"},
                         {"id": "thanks", "text": "Cảm ơn!"}],
             "reactions": [{"id": "laugh", "emoji": "😂"}, {"id": "heart", "emoji": "❤️"}],

@@ -13,6 +13,8 @@ from accounts import services as account_services
 from chat import services
 from chat.errors import ChatError
 from chat.models import ChatMessage, Spectators
+from games import services as games
+from games.models import Table
 from moderation import services as moderation
 
 pytestmark = pytest.mark.django_db
@@ -35,10 +37,18 @@ def test_swear_words_are_masked_and_moderators_keep_what_was_typed(players, tabl
     assert (message.text, message.raw) == ("** thua rồi", "đm thua rồi")
 
 
-def test_the_host_can_turn_the_filter_off_for_a_table_of_friends(players, table) -> None:
+def test_the_host_can_turn_the_filter_off_at_a_private_table_only(players, table) -> None:
+    _refused("chat_forbidden", services.set_chat_settings, players[0], table.pk, word_filter=False)
+    Table.objects.filter(pk=table.pk).update(is_private=True)
     _refused("chat_forbidden", services.set_chat_settings, players[1], table.pk, word_filter=False)
     services.set_chat_settings(players[0], table.pk, word_filter=False)
     assert services.post_message(players[1], table.pk, text="đm thua rồi").text == "đm thua rồi"
+
+
+def test_the_acting_host_chooses_when_the_creator_has_left(players, table) -> None:
+    games.stand(players[0])  # Bình, seated longest, is the host now (as social defines it)
+    _refused("chat_forbidden", services.set_chat_settings, players[0], table.pk, spectators="own")
+    services.set_chat_settings(players[1], table.pk, spectators=Spectators.OWN)
 
 
 def test_markup_is_kept_as_plain_text_and_invisible_characters_are_dropped(players, table) -> None:

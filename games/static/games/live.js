@@ -44,8 +44,9 @@ export class Live {
       }
       this.pending.clear();
       if (this.stopped) return;
-      // 4401: logged out; 4404: no such table. Retrying cannot help.
-      if (event.code === 4401 || event.code === 4404) {
+      // 4401: logged out; 4403: a private table without an invite; 4404: no such table.
+      // Retrying cannot help.
+      if (event.code === 4401 || event.code === 4403 || event.code === 4404) {
         this.onStatus("gone", event.code);
         return;
       }

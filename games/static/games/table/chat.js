@@ -6,6 +6,7 @@ const chat = {
   ready: false,
   settings: null,
   host: false,
+  private: false,
   post: [],
   phrases: new Map(),
   reactions: [],
@@ -72,6 +73,7 @@ function renderControls() {
   $("chat-readonly").hidden = canPost;
   chat.channel = chat.post[0] || "players";
   $("chat-host").hidden = !chat.host;
+  $("chat-filter-field").hidden = !chat.private; // the filter is off only among friends
   if (chat.settings) {
     $("chat-spectators").value = chat.settings.spectators;
     $("chat-filter").checked = chat.settings.word_filter;
@@ -136,6 +138,7 @@ on("message", (message) => {
       chat.ready = true;
       chat.settings = message.settings;
       chat.host = message.host;
+      chat.private = message.private;
       chat.post = message.post;
       chat.phrases = new Map(message.phrases.map((p) => [p.id, p.text]));
       chat.reactions = message.reactions;
@@ -235,7 +238,9 @@ $("chat-report-dialog").addEventListener("close", async () => {
 });
 
 $("chat-host").addEventListener("change", () => {
-  request({ type: "chat_settings", spectators: $("chat-spectators").value, word_filter: $("chat-filter").checked });
+  const change = { type: "chat_settings", spectators: $("chat-spectators").value };
+  if (chat.private) change.word_filter = $("chat-filter").checked;
+  request(change);
 });
 
 $("chat-toggle").addEventListener("click", () => {

@@ -36,7 +36,10 @@ on("status", (status, detail) => {
     banner.hidden = true;
   } else if (status === "gone") {
     banner.hidden = false;
-    $("reconnect-text").textContent = detail === 4401 ? gettext("You are logged out. Log in again to play.") : gettext("This table no longer exists.");
+    $("reconnect-text").textContent =
+      detail === 4401 ? gettext("You are logged out. Log in again to play.")
+      : detail === 4403 ? gettext("This table is private: you need an invitation from its host.")
+      : gettext("This table no longer exists.");
   } else {
     banner.hidden = false;
     $("reconnect-text").textContent = gettext("Connection lost. Reconnecting…");
@@ -69,6 +72,7 @@ const EVENTS = {
       state.you.seated = false;
       if (e.reason === "away") toast(gettext("You were away, so you were stood up. Sit down again to play."));
       if (e.reason === "balance_too_low") toast(gettext("Your balance is below this table's minimum, so you were stood up."));
+      if (e.reason === "removed") toast(gettext("The host removed you from this table."));
     }
   },
   presence(e) {

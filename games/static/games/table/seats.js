@@ -83,6 +83,14 @@ function seatHead(seat, player) {
     report.target = "_blank";
     report.rel = "noopener";
     who.append(report);
+    if (!seat.is_bot && config.player) {
+      // The player's card: send a friend request, or block them (the social app).
+      const card = el("a", "report-link player-link", gettext("Befriend / block"));
+      card.href = config.player.replace("/0/", `/${seat.user}/`);
+      card.target = "_blank";
+      card.rel = "noopener";
+      who.append(card);
+    }
   }
   who.append(el("span", "balance", `${xu(seat.balance)} xu`));
   const live = state.round && (state.round.state === "arranging" || state.round.state === "showdown");

@@ -1,0 +1,19 @@
+from django.urls import path
+
+from social import views
+
+app_name = "social"
+
+urlpatterns = [
+    path("friends/", views.friends, name="friends"),
+    path("notifications/", views.notifications, name="notifications"),
+    path("players/<int:user_id>/", views.player, name="player"),
+    path("players/<int:user_id>/befriend/", views.request_friend, name="request_friend"),
+    path("players/<int:user_id>/cancel/", views.cancel, name="cancel"),
+    path("players/<int:user_id>/unfriend/", views.unfriend, name="unfriend"),
+    path("players/<int:user_id>/block/", views.block, name="block"),
+    path("players/<int:user_id>/unblock/", views.unblock, name="unblock"),
+    path("players/<int:user_id>/invite/", views.invite, name="invite"),
+    path("requests/<int:request_id>/accept/", views.accept, name="accept"),
+    path("requests/<int:request_id>/refuse/", views.refuse, name="refuse"),
+]

@@ -1,0 +1,130 @@
+"""Friends, a player's card, social notifications. Each write is one service call; a
+refusal comes back as a message in the user's language on the page it came from."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.functional import Promise
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_POST
+
+from accounts.models import User
+from accounts.views import safe_next
+from games.models import Seat
+from social import selectors, services
+from social.errors import SocialError
+from social.models import Friendship
+
+
+def _user(request: HttpRequest) -> User:
+    return request.user  # type: ignore[return-value]
+
+
+def _back(request: HttpRequest) -> HttpResponse:
+    """Back to the page the form was on (a safe path on this site), else the friends page."""
+    return redirect(safe_next(request) or "social:friends")
+
+
+def _person(user_id: int) -> User:
+    return get_object_or_404(User, pk=user_id, is_bot=False, is_active=True)
+
+
+@login_required
+def friends(request: HttpRequest) -> HttpResponse:
+    user = _user(request)
+    if request.method == "POST":  # add a friend by username
+        name = request.POST.get("username", "").strip()
+        other = User.objects.filter(username__iexact=name, is_bot=False, is_active=True).first()
+        if other is None:
+            messages.error(request, _("No player has this name."))
+        else:
+            _run(request, services.send_friend_request, user, other)
+        return redirect("social:friends")
+    seat = Seat.objects.filter(user=user).select_related("table").first()
+    context: dict[str, Any] = {
+        "friends": selectors.friends_of(user),
+        "incoming": selectors.incoming_requests(user),
+        "outgoing": selectors.outgoing_requests(user),
+        "seat": seat,
+    }
+    return render(request, "social/friends.html", context)
+
+
+def _run(request: HttpRequest, action: Any, *args: Any, done: str = "") -> bool:
+    try:
+        result = action(*args)
+    except SocialError as exc:
+        messages.error(request, exc.message)
+        return False
+    if done:
+        messages.success(request, done)
+    elif action is services.send_friend_request:
+        if isinstance(result, Friendship):
+            messages.success(request, _("You are friends now."))
+        else:
+            messages.success(request, _("Friend request sent."))
+    return True
+
+
+@login_required
+def player(request: HttpRequest, user_id: int) -> HttpResponse:
+    """A player's card: become friends, block or unblock (profiles link here)."""
+    other = _person(user_id)
+    context = {"other": other, "relation": selectors.relation(_user(request), other)}
+    return render(request, "social/player.html", context)
+
+
+def _on_player(service: Any, done: str | Promise = "") -> Any:
+    """A POST that calls ``service(user, that player)``, then goes back where it came from."""
+
+    @login_required
+    @require_POST
+    def view(request: HttpRequest, user_id: int) -> HttpResponse:
+        _run(request, service, _user(request), _person(user_id), done=str(done))
+        return _back(request)
+
+    return view
+
+
+def _on_request(service: Any, done: str | Promise) -> Any:
+    """A POST that calls ``service(user, request_id)`` on a friend request sent to them."""
+
+    @login_required
+    @require_POST
+    def view(request: HttpRequest, request_id: int) -> HttpResponse:
+        _run(request, service, _user(request), request_id, done=str(done))
+        return _back(request)
+
+    return view
+
+
+request_friend = _on_player(services.send_friend_request)
+cancel = _on_player(services.cancel_friend_request, gettext_lazy("Friend request withdrawn."))
+unfriend = _on_player(services.remove_friend, gettext_lazy("Removed from your friends."))
+block = _on_player(
+    services.block_user,
+    gettext_lazy("Blocked: you will not see their messages, invitations or requests."),
+)
+unblock = _on_player(services.unblock_user, gettext_lazy("Unblocked."))
+# Invite a friend to the table the user sits at (a notification with the link).
+invite = _on_player(services.invite_to_table, gettext_lazy("Invitation sent."))
+accept = _on_request(services.accept_friend_request, gettext_lazy("You are friends now."))
+refuse = _on_request(services.refuse_friend_request, gettext_lazy("Friend request refused."))
+
+
+@login_required
+def notifications(request: HttpRequest) -> HttpResponse:
+    if request.method == "POST":
+        services.mark_notifications_read(_user(request))
+        return redirect("social:notifications")
+    return render(
+        request,
+        "social/notifications.html",
+        {"notifications": selectors.notifications_of(_user(request))[:100]},
+    )

@@ -1,0 +1,70 @@
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from games import services as games
+from games.services import private
+from social import selectors, services
+from social.errors import SocialError
+from social.models import NotificationKind
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def friends(people):  # type: ignore[no-untyped-def]
+    an, binh, chi = people
+    services.accept_friend_request(binh, services.send_friend_request(an, binh).pk)
+    return an, binh, chi
+
+
+def test_an_invitation_to_a_public_table_links_to_the_table(friends) -> None:
+    an, binh, _chi = friends
+    table = games.open_table(an, name="Bàn An", stake=10)
+    note = services.invite_to_table(an, binh)
+    assert note is not None
+    assert note.kind == NotificationKind.TABLE_INVITE
+    assert note.url == reverse("games:table", kwargs={"table_id": table.pk})
+    assert "Bàn An" in note.message
+
+
+def test_an_invitation_to_a_private_table_carries_a_working_invite_link(friends) -> None:
+    an, binh, _chi = friends
+    table = games.open_table(an, name="Nhà An", stake=10, is_private=True)
+    note = services.invite_to_table(an, binh)
+    assert note is not None
+    token = note.url.rstrip("/").rsplit("/", 1)[-1]
+    seat = private.sit_by_invite(binh, token)
+    assert seat.table_id == table.pk
+
+
+def test_only_friends_can_be_invited(friends) -> None:
+    an, _binh, chi = friends
+    games.open_table(an, name="Bàn An", stake=10)
+    with pytest.raises(SocialError) as refused:
+        services.invite_to_table(an, chi)
+    assert refused.value.code == "not_friends"
+
+
+def test_inviting_needs_a_seat(friends) -> None:
+    an, binh, _chi = friends
+    with pytest.raises(SocialError) as refused:
+        services.invite_to_table(an, binh)
+    assert refused.value.code == "not_seated"
+
+
+def test_a_friends_table_shows_in_the_friends_list_with_a_join(friends) -> None:
+    an, binh, _chi = friends
+    table = games.open_table(an, name="Bàn An", stake=10)
+    (line,) = selectors.friends_of(binh)
+    assert line.friend == an
+    assert line.table == table
+    assert line.can_join
+
+
+def test_a_friend_at_a_private_table_cannot_be_joined_without_an_invite(friends) -> None:
+    an, binh, _chi = friends
+    games.open_table(an, name="Nhà An", stake=10, is_private=True)
+    (line,) = selectors.friends_of(binh)
+    assert not line.can_join

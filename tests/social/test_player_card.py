@@ -1,0 +1,45 @@
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from bots.services import create_bot
+from social import selectors
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_player_card_offers_to_befriend_and_block(client, people) -> None:
+    an, binh, _chi = people
+    client.force_login(an)
+    page = client.get(reverse("social:player", kwargs={"user_id": binh.pk})).content.decode()
+    assert reverse("social:request_friend", kwargs={"user_id": binh.pk}) in page
+    assert reverse("social:block", kwargs={"user_id": binh.pk}) in page
+
+
+def test_blocking_from_the_card_returns_to_it_and_offers_unblock(client, people) -> None:
+    an, binh, _chi = people
+    client.force_login(an)
+    card = reverse("social:player", kwargs={"user_id": binh.pk})
+    response = client.post(reverse("social:block", kwargs={"user_id": binh.pk}), {"next": card})
+    assert response["Location"] == card
+    assert selectors.blocked_ids(an.pk) == {binh.pk}
+    page = client.get(card).content.decode()
+    assert reverse("social:unblock", kwargs={"user_id": binh.pk}) in page
+
+
+def test_a_foreign_next_after_an_action_goes_to_the_friends_page(client, people) -> None:
+    an, binh, _chi = people
+    client.force_login(an)
+    response = client.post(
+        reverse("social:request_friend", kwargs={"user_id": binh.pk}),
+        {"next": "https://evil.example/"},
+    )
+    assert response["Location"] == reverse("social:friends")
+
+
+def test_a_bot_has_no_player_card(client, people) -> None:
+    bot = create_bot()
+    client.force_login(people[0])
+    response = client.get(reverse("social:player", kwargs={"user_id": bot.user_id}))
+    assert response.status_code == 404
