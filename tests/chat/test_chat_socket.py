@@ -10,7 +10,6 @@ import pytest
 from django.utils import timezone
 
 from accounts import services as account_services
-from games.models import Seat
 from moderation import services as moderation
 from social import services as social
 from tests.games.live import LIVE_MARKS, live_stack, with_server_passwords
@@ -22,6 +21,12 @@ pytestmark = LIVE_MARKS
 @pytest.fixture
 def stack(tmp_path):  # type: ignore[no-untyped-def]
     with live_stack(tmp_path) as running:  # stopped before the database is flushed
+        yield running
+
+
+@pytest.fixture
+def one_server(tmp_path):  # type: ignore[no-untyped-def]
+    with live_stack(tmp_path, servers=1) as running:
         yield running
 
 
@@ -106,8 +111,10 @@ def test_a_blocked_users_messages_never_reach_the_blocker(stack, players, passwo
 
 
 def test_spectators_post_only_where_the_host_allows_and_sanctioned_users_not_at_all(
-    stack, players, password, table, moderator
+    one_server, players, password, table, moderator
 ) -> None:
+    stack = one_server
+
     async def run() -> None:
         an, binh, chi = await _connect(stack, players[:3], password, table.pk)
         refused = await chi.request(type="chat", text="xem thôi", channel="players")
@@ -143,7 +150,9 @@ def test_spectators_post_only_where_the_host_allows_and_sanctioned_users_not_at_
     run_async(run())
 
 
-def test_a_mute_survives_a_reload(stack, players, password, table) -> None:
+def test_a_mute_survives_a_reload(one_server, players, password, table) -> None:
+    stack = one_server
+
     async def run() -> None:
         an, binh = await _connect(stack, players[:2], password, table.pk)
         assert (await binh.request(type="mute", user=players[0].pk))["muted"] == [players[0].pk]
@@ -161,15 +170,3 @@ def test_a_mute_survives_a_reload(stack, players, password, table) -> None:
             await client.close()
 
     run_async(run())
-
-
-def test_the_table_socket_still_plays(stack, players, password, table) -> None:
-    """The chat socket is the games socket plus chat: a snapshot and a stand still work."""
-
-    async def run() -> None:
-        (binh,) = await _connect(stack, [players[1]], password, table.pk)
-        assert (await binh.request(type="stand"))["type"] == "ok"
-        await binh.close()
-
-    run_async(run())
-    assert not Seat.objects.filter(user=players[1]).exists()
