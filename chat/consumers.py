@@ -4,7 +4,8 @@ Chat messages and reactions go to the whole table group; each socket drops those
 senders its user blocked (`social`) or muted, so a blocked user's words never reach the
 blocker's browser. The set is read on connect, changed at once by this socket's own
 `mute`/`unmute`, and read again at most every CHAT_HIDDEN_REFRESH_SECONDS (a block made
-elsewhere applies within that time).
+elsewhere applies within that time). After a seat changes hands or the settings change,
+each socket is told its user's role again (`chat_role`: host or not, where they may write).
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ from games.consumers import TableConsumer
 logger = logging.getLogger(__name__)
 
 FILTERED = {"chat_message", "chat_reaction"}
+# After these, who hosts the table (social's acting host) and who may write may have changed.
+SEATING = {"seat_taken", "seat_left", "chat_settings"}
 
 
 class ChatTableConsumer(TableConsumer):
@@ -68,6 +71,13 @@ class ChatTableConsumer(TableConsumer):
                 logger.exception("table %s: hidden senders unknown", self.table_id)
                 return
         await super().game_event(event)
+        if payload.get("type") in SEATING:
+            try:
+                role = await database_sync_to_async(selectors.chat_role)(self.user, self.table_id)
+            except Exception:
+                logger.exception("table %s: chat role failed", self.table_id)
+                return
+            await self.send_json(role)
 
     # Handlers run in a worker thread (sync ORM); each is one service call.
 

@@ -75,6 +75,16 @@ def phrase_list(language: str) -> list[dict[str, str]]:
         return [{"id": key, "text": str(text)} for key, text in PHRASES.items()]
 
 
+def chat_role(user: User, table_id: int) -> dict[str, Any]:
+    """Whether the user hosts the table and where they may write, after a seat changed."""
+    table = Table.objects.get(pk=table_id)
+    return {
+        "type": "chat_role",
+        "host": is_acting_host(table, user),
+        "post": may_post(user.pk, table, settings_of(table_id)),
+    }
+
+
 def chat_state(user: User, table_id: int, language: str) -> dict[str, Any]:
     """All a table socket needs to show the chat: sent after the snapshot."""
     table = Table.objects.get(pk=table_id)

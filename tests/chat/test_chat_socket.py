@@ -130,6 +130,11 @@ def test_spectators_post_only_where_the_host_allows_and_sanctioned_users_not_at_
         assert heard["channel"] == "spectators"
         not_host = await binh.request(type="chat_settings", spectators="talk")
         assert not_host["code"] == "chat_forbidden"
+        # Chi sits down: told at once that the players' chat is theirs now.
+        assert (await chi.request(type="sit"))["type"] == "ok"
+        role = await chi.wait_for(lambda m: m["type"] == "chat_role" and m["post"] == ["players"])
+        assert role["host"] is False
+        assert (await chi.request(type="chat", text="giờ tôi chơi"))["type"] == "ok"
 
         await asyncio.to_thread(
             moderation.mute, moderator, players[1].pk, hours=1, reason="chửi bậy"

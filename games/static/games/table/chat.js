@@ -159,26 +159,16 @@ on("message", (message) => {
       break;
     case "chat_settings":
       chat.settings = message.settings;
-      // Who may write where follows from the settings and my seat: ask the server again.
-      if (chat.ready && !state.you.seated) {
-        const talk = message.settings.spectators;
-        chat.post = talk === "own" ? ["spectators"] : talk === "talk" ? ["players"] : [];
-      }
       renderControls();
+      break;
+    case "chat_role": // after a seat changed hands or the settings changed
+      chat.host = message.host;
+      chat.post = message.post;
+      if (chat.ready) renderControls();
       break;
     default:
       break;
   }
-});
-
-on("change", () => {
-  if (!chat.ready) return;
-  if (state.you.seated) chat.post = ["players"];
-  else if (chat.settings) {
-    const talk = chat.settings.spectators;
-    chat.post = talk === "own" ? ["spectators"] : talk === "talk" ? ["players"] : [];
-  }
-  renderControls();
 });
 
 $("chat-form").addEventListener("submit", async (event) => {
