@@ -54,6 +54,7 @@ INSTALLED_APPS = [
     "practice",
     "social",
     "profiles",
+    "chat",
 ]
 
 MIDDLEWARE = [
@@ -200,6 +201,8 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
         "schedule": float(PROFILES_RECORD_SECONDS),
         "options": {"expires": float(PROFILES_RECORD_SECONDS)},
     },
+    # Deletes table talk older than CHAT_RETENTION_DAYS (docs/chat.md, the retention rule).
+    "chat-delete-expired": {"task": "chat.delete_expired", "schedule": 3600.0},
 }
 
 # --- Auth -----------------------------------------------------------------------------
@@ -297,6 +300,24 @@ SIGNUP_GRANT_XU = 10_000
 MODERATION_DISPUTE_WINDOW_DAYS = env_int(
     "MODERATION_DISPUTE_WINDOW_DAYS", 7, minimum=1, maximum=365
 )
+
+# --- Table talk (docs/chat.md) ----------------------------------------------------------
+# Messages are kept for the dispute window (a dispute can cite them), then deleted by the
+# hourly "chat-delete-expired" beat task; those an open case carries stay until it closes.
+CHAT_RETENTION_DAYS = env_int(
+    "CHAT_RETENTION_DAYS",
+    MODERATION_DISPUTE_WINDOW_DAYS,
+    minimum=MODERATION_DISPUTE_WINDOW_DAYS,
+    maximum=365,
+)
+CHAT_MAX_LENGTH = env_int("CHAT_MAX_LENGTH", 200, minimum=1, maximum=400)
+# At most CHAT_RATE_LIMIT messages and reactions per user and table in any
+# CHAT_RATE_WINDOW_SECONDS, counted in the shared cache (Redis) across server processes.
+CHAT_RATE_LIMIT = env_int("CHAT_RATE_LIMIT", 5, minimum=1, maximum=100)
+CHAT_RATE_WINDOW_SECONDS = env_int("CHAT_RATE_WINDOW_SECONDS", 10, minimum=1, maximum=3600)
+# Messages a socket gets on connect; how soon a block made elsewhere applies to a socket.
+CHAT_HISTORY = 50
+CHAT_HIDDEN_REFRESH_SECONDS = 5.0
 # No compensation and no re-settlement moves more than this (a validation message above it).
 MODERATION_AMOUNT_MAX_XU = env_int(
     "MODERATION_AMOUNT_MAX_XU", 1_000_000, minimum=1, maximum=1_000_000_000_000

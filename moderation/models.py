@@ -26,6 +26,7 @@ class Category(models.TextChoices):
     WRONG_RESULT = "wrong_result", _("Wrong result")
     DISCONNECT = "disconnect", _("Disconnect")
     COLLUSION = "collusion", _("Suspected collusion")
+    CHAT = "chat", _("Abusive table talk")
     OTHER = "other", _("Other")
 
 
@@ -76,6 +77,9 @@ class Dispute(models.Model):
     )
     category = models.CharField(_("category"), max_length=16, choices=Category.choices)
     text = models.TextField(_("what happened"), max_length=2000, blank=True)
+    # What the case carries besides the text: for a reported chat message, the message and
+    # the table talk around it as they were when reported (``chat.services.report_message``).
+    evidence: Any = models.JSONField(_("evidence"), default=dict, blank=True)
     status = models.CharField(
         _("status"), max_length=10, choices=Status.choices, default=Status.OPEN
     )
@@ -180,6 +184,8 @@ class ActionKind(models.TextChoices):
     REFUSED = "refused", _("Was refused an action")
     CLOSE_TABLE = "close_table", _("Closed a table")
     VIEW_PRIVATE_TABLE = "view_private_table", _("Opened a private table without an invite")
+    MUTE = "mute", _("Muted a user's table talk")
+    UNMUTE = "unmute", _("Lifted a mute")
 
 
 class StaffAction(models.Model):
@@ -215,6 +221,33 @@ class StaffAction(models.Model):
 
     def __str__(self) -> str:
         return f"{self.created_at:%Y-%m-%d %H:%M} {self.actor_id} {self.action} {self.target_repr}"
+
+
+class Mute(models.Model):
+    """Staff silenced a user's table talk until ``until`` (one row per user, kept when lifted)."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("user"),
+        on_delete=models.CASCADE,
+        related_name="staff_mute",
+    )
+    until = models.DateTimeField(_("muted until"))
+    reason = models.TextField(_("reason"))
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("muted by"),
+        on_delete=models.PROTECT,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(_("time"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("chat mute")
+        verbose_name_plural = _("chat mutes")
+
+    def __str__(self) -> str:
+        return f"{self.user_id} muted until {self.until:%Y-%m-%d %H:%M}"
 
 
 class CompensationStatus(models.TextChoices):

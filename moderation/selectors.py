@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from decimal import Decimal
 from itertools import combinations
 from typing import Any
@@ -28,6 +29,7 @@ from moderation.models import (
     Compensation,
     CompensationStatus,
     Dispute,
+    Mute,
     Notification,
     SeatIP,
     StaffAction,
@@ -149,7 +151,30 @@ STEP_TITLES = {
 }
 
 
+ReplaySource = Callable[[Round], list[Step]]
+_replay_sources: list[ReplaySource] = []
+
+
+def add_replay_source(source: ReplaySource) -> None:
+    """Another app adds its own steps to every replay (the chat app its table talk).
+
+    Called from that app's ``AppConfig.ready``: moderation does not import the apps that
+    build on it (pyproject.toml's import contracts).
+    """
+    if source not in _replay_sources:
+        _replay_sources.append(source)
+
+
 def replay_steps(round_: Round) -> list[Step]:
+    """The round's log and what other apps add (table talk), in time order."""
+    steps = round_log_steps(round_)
+    for source in _replay_sources:
+        steps.extend(source(round_))
+    # Python's sort is stable: steps of the same instant keep the log's order.
+    return sorted(steps, key=lambda step: step.time)
+
+
+def round_log_steps(round_: Round) -> list[Step]:
     """The round's event log, step by step, with names instead of seat numbers."""
     names = {p.position: p.user.shown_name for p in round_.players.select_related("user")}
     steps = []
@@ -171,6 +196,13 @@ def replay_steps(round_: Round) -> list[Step]:
             )
         )
     return steps
+
+
+def muted_until(user_id: int, now: datetime | None = None) -> datetime | None:
+    """Until when staff muted this user's table talk, or None if they may talk."""
+    now = now or timezone.now()
+    until = Mute.objects.filter(user_id=user_id, until__gt=now).values_list("until", flat=True)
+    return until.first()
 
 
 def fairness(round_: Round) -> tuple[bool, str]:
@@ -262,7 +294,12 @@ def user_overview(user: User) -> dict[str, Any]:
         "sanctions": StaffAction.objects.filter(
             target_type="accounts.user",
             target_id=str(user.pk),
-            action__in=[ActionKind.SUSPEND, ActionKind.LIFT_SUSPENSION],
+            action__in=[
+                ActionKind.SUSPEND,
+                ActionKind.LIFT_SUSPENSION,
+                ActionKind.MUTE,
+                ActionKind.UNMUTE,
+            ],
         ).select_related("actor"),
         "addresses": SeatIP.objects.filter(user=user).select_related("table")[:20],
     }

@@ -38,6 +38,7 @@ from moderation.models import (
     CompensationStatus,
     Dispute,
     ModeratorLimit,
+    Mute,
     Notification,
     NotificationKind,
     Outcome,
@@ -301,6 +302,37 @@ def report_player(
         table=table,
         category=category,
         text=text.strip(),
+    )
+    _notify(reporter.pk, NotificationKind.CASE_FILED, dispute=dispute)
+    return dispute
+
+
+@transaction.atomic
+def report_chat(
+    reporter: User,
+    reported_id: int,
+    *,
+    table_id: int,
+    round_id: int | None,
+    text: str,
+    evidence: dict[str, Any],
+) -> Dispute:
+    """A reported chat message becomes a case that carries it and the talk around it.
+
+    The chat app checks that the reporter saw the message at that table; the evidence is
+    a copy, so the case keeps it whatever the chat's retention does later.
+    """
+    if reported_id == reporter.pk:
+        raise ModerationError(_("You cannot report yourself."), code="self_report")
+    dispute = Dispute.objects.create(
+        kind=CaseKind.REPORT,
+        filed_by=reporter,
+        reported_user_id=reported_id,
+        round_id=round_id,
+        table_id=table_id,
+        category=Category.CHAT,
+        text=_clean_text(text),
+        evidence=evidence,
     )
     _notify(reporter.pk, NotificationKind.CASE_FILED, dispute=dispute)
     return dispute
@@ -778,6 +810,14 @@ def _suspension(user: User) -> dict[str, Any]:
     return {"until": until.isoformat() if until else None, "reason": user.suspension_reason}
 
 
+def _hours(value: Any, refusal: Any) -> int:
+    """A sanction's length from a form: 1 hour to 1 year."""
+    hours = _int_or_none(value)
+    if hours is None or not 1 <= hours <= 24 * 365:
+        raise ModerationError(refusal, code="bad_duration")
+    return hours
+
+
 def _target_user(moderator: User, user_id: Any) -> User:
     user = User.objects.filter(pk=_as_id(user_id)).first()
     if user is None:
@@ -795,9 +835,7 @@ def suspend(moderator: User, user_id: Any, *, hours: Any, reason: str) -> User:
     """Suspend for a number of hours; the reason is shown to the user."""
     _require_moderator(moderator)
     reason = _require_reason(reason)
-    hours = _int_or_none(hours)
-    if hours is None or not 1 <= hours <= 24 * 365:
-        raise ModerationError(_("A suspension lasts 1 hour to 1 year."), code="bad_duration")
+    hours = _hours(hours, _("A suspension lasts 1 hour to 1 year."))
     user = _target_user(moderator, user_id)
     before = _suspension(user)
     try:
@@ -831,6 +869,48 @@ def lift_suspension(moderator: User, user_id: Any, *, reason: str) -> User:
         after=_suspension(user),
     )
     _notify(user.pk, NotificationKind.SUSPENSION_LIFTED)
+    return user
+
+
+def _mute_state(user: User) -> dict[str, Any]:
+    mute = Mute.objects.filter(user=user).first()
+    if mute is None or mute.until <= timezone.now():
+        return {"until": None}
+    return {"until": mute.until.isoformat(), "reason": mute.reason}
+
+
+@_refusals_recorded(ActionKind.MUTE, "accounts.user")
+@transaction.atomic
+def mute(moderator: User, user_id: Any, *, hours: Any, reason: str) -> Mute:
+    """Silence a user's table talk for a number of hours; they still play."""
+    _require_moderator(moderator)
+    reason = _require_reason(reason)
+    hours = _hours(hours, _("A mute lasts 1 hour to 1 year."))
+    user = _target_user(moderator, user_id)
+    before = _mute_state(user)
+    muted, _created = Mute.objects.update_or_create(
+        user=user,
+        defaults={
+            "until": timezone.now() + timedelta(hours=hours),
+            "reason": reason,
+            "by": moderator,
+        },
+    )
+    _audit(moderator, ActionKind.MUTE, user, reason=reason, before=before, after=_mute_state(user))
+    return muted
+
+
+@_refusals_recorded(ActionKind.UNMUTE, "accounts.user")
+@transaction.atomic
+def unmute(moderator: User, user_id: Any, *, reason: str) -> User:
+    _require_moderator(moderator)
+    reason = _require_reason(reason)
+    user = _target_user(moderator, user_id)
+    before = _mute_state(user)
+    Mute.objects.filter(user=user).update(until=timezone.now())
+    _audit(
+        moderator, ActionKind.UNMUTE, user, reason=reason, before=before, after=_mute_state(user)
+    )
     return user
 
 

@@ -361,38 +361,47 @@ def user_detail(request: HttpRequest, user_id: int) -> HttpResponse:
             "now": timezone.now(),
             "target_moderates": can_moderate(target),
             "limits": services.limits_of(target),
+            "muted_until": selectors.muted_until(target.pk),
             **selectors.user_overview(target),
         },
     )
 
 
+def _sanction(
+    request: HttpRequest, user_id: int, action: Callable[..., Any], done: str, *, timed: bool
+) -> HttpResponse:
+    """Suspend, mute or lift either, from the user's page (hours only to impose one)."""
+    fields: dict[str, Any] = {"reason": request.POST.get("reason", "")}
+    if timed:
+        fields["hours"] = request.POST.get("hours")
+    _act(request, lambda: action(_user(request), user_id, **fields), done)
+    return redirect("moderation:user_detail", user_id)
+
+
 @require_POST
 @moderator_only
 def suspend(request: HttpRequest, user_id: int) -> HttpResponse:
-    _act(
-        request,
-        lambda: services.suspend(
-            _user(request),
-            user_id,
-            hours=request.POST.get("hours"),
-            reason=request.POST.get("reason", ""),
-        ),
-        _("The user is suspended."),
-    )
-    return redirect("moderation:user_detail", user_id)
+    return _sanction(request, user_id, services.suspend, _("The user is suspended."), timed=True)
 
 
 @require_POST
 @moderator_only
 def lift_suspension(request: HttpRequest, user_id: int) -> HttpResponse:
-    _act(
-        request,
-        lambda: services.lift_suspension(
-            _user(request), user_id, reason=request.POST.get("reason", "")
-        ),
-        _("The suspension was lifted."),
-    )
-    return redirect("moderation:user_detail", user_id)
+    done = _("The suspension was lifted.")
+    return _sanction(request, user_id, services.lift_suspension, done, timed=False)
+
+
+@require_POST
+@moderator_only
+def mute(request: HttpRequest, user_id: int) -> HttpResponse:
+    done = _("The user's table talk is muted.")
+    return _sanction(request, user_id, services.mute, done, timed=True)
+
+
+@require_POST
+@moderator_only
+def unmute(request: HttpRequest, user_id: int) -> HttpResponse:
+    return _sanction(request, user_id, services.unmute, _("The mute was lifted."), timed=False)
 
 
 @require_POST

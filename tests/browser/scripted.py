@@ -179,6 +179,22 @@ class Table:
         return {"type": "countdown", "table": self.table, "version": self._next(),
                 "start_at": iso(seconds)}  # fmt: skip
 
+    def chat_state(self) -> dict[str, Any]:
+        """The table talk a socket gets after its snapshot: a few lines, phrases, reactions."""
+        history = [
+            {"type": "chat_message", "id": n + 1, "channel": "players", "user": 900 + n % 2,
+             "name": BOT_NAMES[n % 2], "text": text, "phrase": None, "at": iso(-60 + n)}
+            for n, text in enumerate(["Chào cả bàn", "Chơi nhanh lên nào", "Ván này khó quá"])
+        ]  # fmt: skip
+        return {
+            "type": "chat_state", "settings": {"spectators": "read", "word_filter": True},
+            "host": True, "private": False, "post": ["players"],
+            "phrases": [{"id": "hello", "text": "Chào cả nhà!"},
+                        {"id": "thanks", "text": "Cảm ơn!"}],
+            "reactions": [{"id": "laugh", "emoji": "😂"}, {"id": "heart", "emoji": "❤️"}],
+            "max_length": 200, "muted": [], "history": history,
+        }  # fmt: skip
+
 
 def open_scripted_table(pages: Any, username: str, viewport: dict[str, int],
                         name: str) -> tuple[Any, Any, Table, list[dict[str, Any]]]:  # fmt: skip

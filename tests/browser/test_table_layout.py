@@ -80,8 +80,9 @@ def test_your_cards_clock_and_buttons_are_on_screen_while_you_arrange(  # type: 
 ) -> None:
     size = f"{viewport['width']}x{viewport['height']}"
     page, ws, table, _ = open_scripted_table(pages, "em", viewport, f"Bàn {size}")
-    send(ws, table.snapshot(None, start_at=None))
+    send(ws, table.snapshot(None, start_at=None), table.chat_state())
     page.wait_for_selector("#table-page[data-state=live]")
+    page.wait_for_selector("#chat-toggle:visible" if viewport["width"] <= 700 else "#chat:visible")
     shoot(page, f"layout-{size}-1-seated")
     idle_height = opponent_height(page)
 

@@ -8,6 +8,7 @@
 //   showdown.js    the showdown chi by chi and the summary
 //   options.js     leaving, four-colour deck, client seed
 //   feel.js        sounds and their mute switch, the deal and flip animations
+//   chat.js        table talk: messages, quick phrases, reactions, mutes, reports
 import { $, amPlaying, live, on, state } from "./table/core.js";
 import "./table/connection.js";
 import { renderActions, renderArrangeInfo } from "./table/arranging.js";
@@ -16,6 +17,7 @@ import { renderCenter } from "./table/center.js";
 import { renderStage, renderSummaryNext } from "./table/showdown.js";
 import "./table/options.js";
 import "./table/feel.js";
+import "./table/chat.js";
 
 function render() {
   // While I arrange, the opponents shrink to one line each so that my cards, the clock and

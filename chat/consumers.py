@@ -1,0 +1,130 @@
+"""The table socket with table talk: the games consumer plus chat messages.
+
+Chat messages and reactions go to the whole table group; each socket drops those from
+senders its user blocked (`social`) or muted, so a blocked user's words never reach the
+blocker's browser. The set is read on connect, changed at once by this socket's own
+`mute`/`unmute`, and read again at most every CHAT_HIDDEN_REFRESH_SECONDS (a block made
+elsewhere applies within that time). After a seat changes hands or the settings change,
+each socket is told its user's role again (`chat_role`: host or not, where they may write).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from typing import Any
+
+from channels.db import database_sync_to_async
+from django.conf import settings
+from django.utils import translation
+
+from chat import selectors, services
+from games.consumers import TableConsumer
+
+logger = logging.getLogger(__name__)
+
+FILTERED = {"chat_message", "chat_reaction"}
+# After these, who hosts the table (social's acting host) and who may write may have changed.
+SEATING = {"seat_taken", "seat_left", "chat_settings"}
+
+
+class ChatTableConsumer(TableConsumer):
+    hidden: frozenset[int] = frozenset()
+    hidden_at = 0.0
+
+    async def connect(self) -> None:
+        await super().connect()
+        if not getattr(self, "present", False):
+            return  # refused
+        with translation.override(self._language()):
+            try:
+                await self.send_chat_state()
+            except Exception:
+                logger.exception("table %s: chat state failed", self.table_id)
+                await self.server_error()
+
+    async def send_chat_state(self, ref: Any = None) -> None:
+        state = await database_sync_to_async(selectors.chat_state)(
+            self.user, self.table_id, self._language()
+        )
+        self._remember_hidden(state.pop("hidden"))
+        await self.send_json({**state, "ref": ref})
+
+    def _remember_hidden(self, ids: Any) -> None:
+        self.hidden, self.hidden_at = frozenset(ids), time.monotonic()
+
+    async def _hidden(self) -> frozenset[int]:
+        if time.monotonic() - self.hidden_at > settings.CHAT_HIDDEN_REFRESH_SECONDS:
+            ids = await database_sync_to_async(selectors.hidden_senders)(self.user.pk)
+            self._remember_hidden(ids)
+        return self.hidden
+
+    async def game_event(self, event: dict[str, Any]) -> None:
+        payload = event["payload"]
+        if payload.get("type") in FILTERED:
+            try:
+                if payload.get("user") in await self._hidden():
+                    return
+            except Exception:
+                # Not knowing whom this user blocked, deliver nothing from anyone.
+                logger.exception("table %s: hidden senders unknown", self.table_id)
+                return
+        await super().game_event(event)
+        if payload.get("type") in SEATING:
+            try:
+                role = await database_sync_to_async(selectors.chat_role)(self.user, self.table_id)
+            except Exception:
+                logger.exception("table %s: chat role failed", self.table_id)
+                return
+            await self.send_json(role)
+
+    # Handlers run in a worker thread (sync ORM); each is one service call.
+
+    def _chat(self, content: dict[str, Any]) -> dict[str, Any]:
+        message = services.post_message(
+            self.user,
+            self.table_id,
+            text=content.get("text"),
+            phrase=content.get("phrase"),
+            channel=content.get("channel"),
+        )
+        return {"id": message.pk}
+
+    def _react(self, content: dict[str, Any]) -> None:
+        services.react(self.user, self.table_id, content["reaction"])
+
+    def _mute(self, content: dict[str, Any]) -> dict[str, Any]:
+        muted = services.mute_player(self.user, content["user"])
+        self._remember_hidden(self.hidden | muted)
+        return {"muted": sorted(muted)}
+
+    def _unmute(self, content: dict[str, Any]) -> dict[str, Any]:
+        muted = services.unmute_player(self.user, content["user"])
+        self._remember_hidden(selectors.hidden_senders(self.user.pk))
+        return {"muted": sorted(muted)}
+
+    def _report(self, content: dict[str, Any]) -> dict[str, Any]:
+        case = services.report_message(
+            self.user, self.table_id, content["message"], content.get("text", "")
+        )
+        return {"case": case}
+
+    def _settings(self, content: dict[str, Any]) -> dict[str, Any]:
+        changed = services.set_chat_settings(
+            self.user,
+            self.table_id,
+            spectators=content.get("spectators"),
+            word_filter=content.get("word_filter"),
+        )
+        return {"settings": selectors.settings_payload(changed)}
+
+    HANDLERS: dict[str, Callable[[TableConsumer, dict[str, Any]], Any]] = {
+        **TableConsumer.HANDLERS,
+        "chat": _chat,
+        "react": _react,
+        "mute": _mute,
+        "unmute": _unmute,
+        "report_chat": _report,
+        "chat_settings": _settings,
+    }

@@ -1,0 +1,11 @@
+"""Websocket routes: the games routes, with the table socket that also carries table talk."""
+
+from django.urls import path
+
+from chat.consumers import ChatTableConsumer
+from games.consumers import LobbyConsumer
+
+websocket_urlpatterns = [
+    path("ws/lobby/", LobbyConsumer.as_asgi()),
+    path("ws/tables/<int:table_id>/", ChatTableConsumer.as_asgi()),
+]

@@ -1,0 +1,131 @@
+"""Reads of table talk: what a viewer sees, whom they do not hear, a round's talk."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.utils import translation
+
+from accounts.models import User
+from chat.models import ChatMessage, ChatSettings, PersonalMute, Spectators
+from chat.phrases import PHRASES, REACTIONS
+from games.models import Round, Seat, Table
+from games.selectors import is_acting_host
+from moderation.selectors import Step
+from social.selectors import blocked_ids
+
+
+def settings_of(table_id: int) -> ChatSettings:
+    """The table's chat settings (the defaults when the host never changed them)."""
+    found = ChatSettings.objects.filter(table_id=table_id).first()
+    return found or ChatSettings(table_id=table_id)
+
+
+def settings_payload(chat_settings: ChatSettings) -> dict[str, Any]:
+    return {"spectators": chat_settings.spectators, "word_filter": chat_settings.word_filter}
+
+
+def muted_by(user_id: int) -> set[int]:
+    """The players this user muted for themselves."""
+    return set(PersonalMute.objects.filter(viewer_id=user_id).values_list("muted_id", flat=True))
+
+
+def hidden_senders(user_id: int) -> set[int]:
+    """Whose messages and reactions never reach this user: blocked or muted by them."""
+    return blocked_ids(user_id) | muted_by(user_id)
+
+
+def message_payload(message: ChatMessage, name: str) -> dict[str, Any]:
+    return {
+        "type": "chat_message",
+        "id": message.pk,
+        "channel": message.channel,
+        "user": message.sender_id,
+        "name": name,
+        "text": message.text,
+        "phrase": message.phrase or None,
+        "at": message.created_at.isoformat(),
+    }
+
+
+def history(user_id: int, table_id: int) -> list[dict[str, Any]]:
+    """The table's latest messages this user may see, oldest first."""
+    hidden = hidden_senders(user_id)
+    recent = (
+        ChatMessage.objects.filter(table_id=table_id)
+        .exclude(sender_id__in=hidden)
+        .select_related("sender")
+        .order_by("-created_at", "-pk")[: settings.CHAT_HISTORY]
+    )
+    return [message_payload(m, m.sender.shown_name) for m in reversed(recent)]
+
+
+def may_post(user_id: int, table: Table, chat_settings: ChatSettings) -> list[str]:
+    """The channels this user may write in at this table now."""
+    if Seat.objects.filter(table=table, user_id=user_id).exists():
+        return ["players"]
+    return {Spectators.READ: [], Spectators.OWN: ["spectators"], Spectators.TALK: ["players"]}[
+        Spectators(chat_settings.spectators)
+    ]
+
+
+def phrase_list(language: str) -> list[dict[str, str]]:
+    with translation.override(language):
+        return [{"id": key, "text": str(text)} for key, text in PHRASES.items()]
+
+
+def chat_role(user: User, table_id: int) -> dict[str, Any]:
+    """Whether the user hosts the table and where they may write, after a seat changed."""
+    table = Table.objects.get(pk=table_id)
+    return {
+        "type": "chat_role",
+        "host": is_acting_host(table, user),
+        "post": may_post(user.pk, table, settings_of(table_id)),
+    }
+
+
+def chat_state(user: User, table_id: int, language: str) -> dict[str, Any]:
+    """All a table socket needs to show the chat: sent after the snapshot."""
+    table = Table.objects.get(pk=table_id)
+    chat_settings = settings_of(table_id)
+    return {
+        "type": "chat_state",
+        "settings": settings_payload(chat_settings),
+        "host": is_acting_host(table, user),
+        "private": table.is_private,
+        "post": may_post(user.pk, table, chat_settings),
+        "phrases": phrase_list(language),
+        "reactions": [{"id": key, "emoji": emoji} for key, emoji in REACTIONS.items()],
+        "max_length": settings.CHAT_MAX_LENGTH,
+        "muted": sorted(muted_by(user.pk)),
+        "hidden": sorted(hidden_senders(user.pk)),
+        "history": history(user.pk, table_id),
+    }
+
+
+def shown_text(message: ChatMessage) -> str:
+    """The message as the active language shows it (a phrase in that language)."""
+    if message.phrase:
+        return str(PHRASES.get(message.phrase, message.phrase))
+    return message.text
+
+
+def replay_steps(round_: Round) -> list[Step]:
+    """The table talk of a round (while the chat keeps it), for the moderators' replay."""
+    from django.utils.translation import gettext as _
+
+    messages = (
+        ChatMessage.objects.filter(round=round_).select_related("sender").order_by("created_at")
+    )
+    return [
+        Step(
+            seq=0,
+            time=m.created_at,
+            kind="chat",
+            title=_("Table talk"),
+            who=m.sender.shown_name,
+            data={"channel": m.channel, "text": shown_text(m), "raw": m.raw, "id": m.pk},
+        )
+        for m in messages
+    ]
