@@ -15,12 +15,11 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from channels.db import database_sync_to_async
 from django.conf import settings
 from django.utils import translation
 
 from chat import selectors, services
-from games.consumers import TableConsumer
+from games.consumers import TableConsumer, run_command
 
 logger = logging.getLogger(__name__)
 
@@ -45,9 +44,7 @@ class ChatTableConsumer(TableConsumer):
                 await self.server_error()
 
     async def send_chat_state(self, ref: Any = None) -> None:
-        state = await database_sync_to_async(selectors.chat_state)(
-            self.user, self.table_id, self._language()
-        )
+        state = await run_command(selectors.chat_state)(self.user, self.table_id, self._language())
         self._remember_hidden(state.pop("hidden"))
         await self.send_json({**state, "ref": ref})
 
@@ -56,7 +53,7 @@ class ChatTableConsumer(TableConsumer):
 
     async def _hidden(self) -> frozenset[int]:
         if time.monotonic() - self.hidden_at > settings.CHAT_HIDDEN_REFRESH_SECONDS:
-            ids = await database_sync_to_async(selectors.hidden_senders)(self.user.pk)
+            ids = await run_command(selectors.hidden_senders)(self.user.pk)
             self._remember_hidden(ids)
         return self.hidden
 
@@ -73,7 +70,7 @@ class ChatTableConsumer(TableConsumer):
         await super().game_event(event)
         if payload.get("type") in SEATING:
             try:
-                role = await database_sync_to_async(selectors.chat_role)(self.user, self.table_id)
+                role = await run_command(selectors.chat_role)(self.user, self.table_id)
             except Exception:
                 logger.exception("table %s: chat role failed", self.table_id)
                 return
