@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+from typing import Any
 from urllib.parse import urlparse
 
 
@@ -26,3 +28,12 @@ def recreate(server_url: str, name: str, *, drop_only: bool = False) -> None:
         conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
         if not drop_only:
             conn.execute(f"CREATE DATABASE {name}")
+
+
+def add_server_argument(parser: Any, name: str) -> None:
+    """The ``--server`` option: the PostgreSQL server whose database ``name`` is used."""
+    parser.add_argument(
+        "--server",
+        default=os.environ.get("BENCH_DATABASE_URL", "postgres://maubinh:maubinh@127.0.0.1:5432/"),
+        help=f"PostgreSQL server URL (the database name is replaced by {name})",
+    )

@@ -231,10 +231,15 @@ class RoundResult:
         return any(p.instant is not None for p in self.settlement.players)
 
 
-def settle_round_result(round_: Round, *, with_users: bool = False) -> RoundResult:
-    """Settle with the rules stored at the deal; who left and who did not arrange count."""
-    rows = round_.players.order_by("position")
-    players = list(rows.select_related("user") if with_users else rows)
+def settle_round_result(
+    round_: Round, *, with_users: bool = False, players: list[RoundPlayer] | None = None
+) -> RoundResult:
+    """Settle with the rules stored at the deal; who left and who did not arrange count.
+
+    ``players``: the round's players in seat order, if the caller has read them."""
+    if players is None:
+        rows = round_.players.order_by("position")
+        players = list(rows.select_related("user") if with_users else rows)
     inputs = []
     for p in players:
         if p.status == PlayerStatus.LEFT:

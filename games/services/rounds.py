@@ -31,8 +31,8 @@ from games.rules.fair import commitment, deal_from_seeds
 from games.rules.presets import hold_amount
 from games.rules.scoring import validate_arrangement
 from games.selectors import (
-    active_round,
     is_foul_arrangement,
+    latest_round,
 )
 from games.services import common
 from games.services.common import (
@@ -72,11 +72,12 @@ def start_round(user: User, table_id: int) -> Round:
         raise RoundError(_("Only the host can start the round."), code="not_host")
     if not table.is_open:
         raise RoundError(_("This table is closed."), code="table_closed")
-    if active_round(table) is not None:
+    latest = latest_round(table)
+    if is_live(latest):
         raise RoundError(_("A round is already being played."), code="round_running")
     if table.seat_set.count() < 2:
         raise RoundError(_("At least two players must be seated."), code="too_few_players")
-    round_ = deal(table)
+    round_ = deal(table, latest)
     if round_ is None:
         raise RoundError(
             _("Not enough players are present and able to pay."), code="too_few_players"
@@ -102,13 +103,26 @@ def start_round_when_due(
     if timezone.now() < table.start_at:
         enqueue_start(table.pk, table.start_at)  # fired early: try again on time
         return None
-    if active_round(table) is not None:
+    latest = latest_round(table)
+    if is_live(latest):
         return None
-    return deal(table)
+    return deal(table, latest)
 
 
-def deal(table: Table) -> Round | None:
-    """Stand up who cannot play, then deal, hold the stakes and start the arranging clock."""
+def is_live(latest: Round | None) -> bool:
+    """Whether a round is being played at the table whose latest round is ``latest``.
+
+    At most one round of a table is live, and it is the latest: a round is dealt only
+    when none is live, under the table lock, and a finished round never comes back. So one
+    read of the latest round answers this and gives the next round's number.
+    """
+    return latest is not None and not latest.is_finished
+
+
+def deal(table: Table, latest: Round | None) -> Round | None:
+    """Stand up who cannot play, then deal, hold the stakes and start the arranging clock.
+
+    ``latest``: the table's latest round, finished (read by the caller under the lock)."""
     now = timezone.now()
     table.start_at = None  # saved by the bump below, with the version
     playing: list[Seat] = []
@@ -129,11 +143,10 @@ def deal(table: Table) -> Round | None:
     server_seed = common.new_server_seed()  # via the module: tests seed it
     client_seeds = [seat.client_seed for seat in playing]
     hands = deal_from_seeds(server_seed, client_seeds, len(playing))
-    last = table.rounds.order_by("-number").values_list("number", flat=True).first() or 0
     version = bump(table, "start_at")
     round_ = Round.objects.create(
         table=table,
-        number=last + 1,
+        number=(latest.number if latest is not None else 0) + 1,
         state=RoundState.ARRANGING,
         phase=1,
         dealt_version=version,
@@ -173,6 +186,7 @@ def deal(table: Table) -> Round | None:
             round_,
             [("deal", deal, None)]
             + [("cards", {"position": p.position, "cards": p.cards}, p.user) for p in players],
+            first=True,
         )
         logger.info("dealt to %d players", n)
     table_event(
@@ -348,8 +362,8 @@ def play_for_the_absent(round_: Round, players: Sequence[RoundPlayer]) -> list[R
     """At the deadline, arrange every hand not submitted in time, as the table's rules say.
 
     ``auto``: the last complete draft if it is not binh lủng, else the engine's best
-    arrangement; the hand is marked and logged with which. ``foul``: nothing (binh lủng).
-    Returns the players arranged here.
+    arrangement; the hand is marked with which (``auto_arranged_entries`` logs it).
+    ``foul``: nothing (binh lủng). Returns the players arranged here.
     """
     rules = round_.rules
     if rules.on_timeout != "auto":
@@ -367,15 +381,16 @@ def play_for_the_absent(round_: Round, players: Sequence[RoundPlayer]) -> list[R
         played.append(p)
     if played:
         RoundPlayer.objects.bulk_update(played, ["arrangement", "auto_arranged"])
-        log_many(
-            round_,
-            [
-                (
-                    "auto_arranged",
-                    {"position": p.position, "by": p.auto_arranged, "chi": p.arrangement},
-                    None,
-                )
-                for p in played
-            ],
-        )
     return played
+
+
+def auto_arranged_entries(played: Sequence[RoundPlayer]) -> list[tuple[str, dict[str, Any], None]]:
+    """The round log's entries for the hands ``play_for_the_absent`` arranged."""
+    return [
+        (
+            "auto_arranged",
+            {"position": p.position, "by": p.auto_arranged, "chi": p.arrangement},
+            None,
+        )
+        for p in played
+    ]

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from datetime import timedelta
+from typing import Any
 
 from django.db import InterfaceError, OperationalError, transaction
 from django.utils import timezone
 
+from accounts.models import User
 from games import events
 from games.errors import NotFound
 from games.models import (
@@ -24,9 +27,16 @@ from games.selectors import (
     settle_round_result,
     summary_payload,
 )
-from games.services.common import bump, enqueue_advance, lock_round, log, table_event
+from games.services.common import (
+    bump,
+    enqueue_advance,
+    lock_round,
+    log,
+    log_many,
+    table_event,
+)
 from games.services.countdown import round_over
-from games.services.rounds import play_for_the_absent
+from games.services.rounds import auto_arranged_entries, play_for_the_absent
 from games.services.voiding import VoidReason, void
 from ledger import services as ledger
 from maubinh_site.logcontext import log_context
@@ -37,8 +47,10 @@ logger = logging.getLogger(__name__)
 def begin_showdown(table: Table, round_: Round) -> None:
     rules = round_.rules
     # Hands not submitted in time are played for their owners first (RULES.md section 8).
-    played = play_for_the_absent(round_, list(round_.players.all()))
-    result = settle_round_result(round_)
+    # One read of the players serves both the hands played here and the settlement.
+    players = list(round_.players.order_by("position"))
+    played = play_for_the_absent(round_, players)
+    result = settle_round_result(round_, players=players)
     round_.state = RoundState.SHOWDOWN
     round_.revealed = 0 if result.has_instant else 1
     round_.phase += 1
@@ -50,8 +62,8 @@ def begin_showdown(table: Table, round_: Round) -> None:
         if p.status == PlayerStatus.PLAYING and p.submitted_at is None and not p.arrangement
     ]
     auto = {str(p.position): p.auto_arranged for p in result.players if p.auto_arranged}
-    log(round_, "showdown", {"unarranged": missing, "auto_arranged": auto})
-    reveal(table, round_, result)
+    showdown = ("showdown", {"unarranged": missing, "auto_arranged": auto}, None)
+    reveal(table, round_, result, log_first=[*auto_arranged_entries(played), showdown])
     for p in played:  # each owner sees the hand played for them (others see it chi by chi)
         events.to_player(
             table.pk,
@@ -68,9 +80,17 @@ def begin_showdown(table: Table, round_: Round) -> None:
         )
 
 
-def reveal(table: Table, round_: Round, result: RoundResult | None = None) -> None:
+def reveal(
+    table: Table,
+    round_: Round,
+    result: RoundResult | None = None,
+    *,
+    log_first: Sequence[tuple[str, dict[str, Any], User | None]] = (),
+) -> None:
+    """Show the next chi; ``log_first``: round log entries that precede the reveal's (one
+    INSERT for them all)."""
     payload = reveal_payload(round_, result)
-    log(round_, "reveal", {"revealed": round_.revealed})
+    log_many(round_, [*log_first, ("reveal", {"revealed": round_.revealed}, None)])
     bump(table)
     table_event(table, {"type": "reveal", **payload})
     enqueue_advance(round_)
