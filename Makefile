@@ -38,7 +38,7 @@ lint: $(STAMP)
 	$(VENV)/bin/lint-imports
 
 typecheck: $(STAMP)
-	$(VENV)/bin/mypy accounts ledger games bots moderation social profiles maubinh_site
+	$(VENV)/bin/mypy accounts ledger games bots moderation social profiles ratings maubinh_site
 
 test: lint typecheck
 	$(PY) -m pytest
