@@ -75,6 +75,8 @@ class PlayerLine:
     """``draft`` or ``engine`` when the hand was played for its owner at the deadline, else ""."""
     scoop: dict[str, Any] | None
     """This player's scoop, named once (``games.selectors.scoop_lines``), or None."""
+    rating: dict[str, int] | None = None
+    """The rating before and after the round, and the change (docs/ratings.md), if rated."""
 
 
 def player_lines(round_: Round, viewer: User) -> list[PlayerLine]:
@@ -82,6 +84,7 @@ def player_lines(round_: Round, viewer: User) -> list[PlayerLine]:
     settlement = round_.settlement or {}
     by_id = {p["id"]: p for p in settlement.get("players", [])}
     scoops = {line["loser"]: line for line in scoop_lines(settlement)} if settlement else {}
+    ratings = (round_.ratings or {}).get("players", {})
     lines = []
     for p in round_.players.select_related("user").order_by("position"):
         lines.append(
@@ -97,9 +100,16 @@ def player_lines(round_: Round, viewer: User) -> list[PlayerLine]:
                 result=by_id.get(str(p.position), {}),
                 auto_arranged=p.auto_arranged,
                 scoop=scoops.get(p.position),
+                rating=_rating_change(ratings.get(str(p.user_id))),
             )
         )
     return lines
+
+
+def _rating_change(change: dict[str, int] | None) -> dict[str, int] | None:
+    if change is None:
+        return None
+    return {**change, "change": change["after"] - change["before"]}
 
 
 def chi_results(round_: Round) -> list[dict[str, Any]]:

@@ -28,6 +28,7 @@ from profiles.models import (
     StakeCount,
 )
 from profiles.services import BOARDS_GENERATION, period_starts
+from ratings import selectors as ratings
 
 RECENT_ROUNDS = 10
 
@@ -274,6 +275,17 @@ def _board(kind: str, period: str, preset: str, start: date) -> list[Entry]:
         tied = entries and entries[-1].value == value
         rank = entries[-1].rank if tied else i + 1
         entries.append(Entry(rank, user_id, display or username, value))
+    return entries
+
+
+def rating_board(preset: str) -> list[ratings.RatingEntry]:
+    """The top PROFILES_BOARD_SIZE players by rating at a preset (cached for the TTL:
+    ratings change at every settlement, not with the recording task's generation)."""
+    key = f"profiles:board:rating:{preset}"
+    entries: list[ratings.RatingEntry] | None = cache.get(key)
+    if entries is None:
+        entries = ratings.board(preset, settings.PROFILES_BOARD_SIZE)
+        cache.set(key, entries, settings.PROFILES_BOARD_CACHE_SECONDS)
     return entries
 
 
