@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
 # Apps with their own translation catalogue (the rest lives in locale/).
-LOCALE_APPS := ledger games bots moderation social profiles
+LOCALE_APPS := ledger games bots moderation social profiles ratings
 
 .PHONY: run test setup lint typecheck migrate demo messages worker beat clean
 
