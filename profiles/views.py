@@ -160,7 +160,7 @@ def _rating_board(request: HttpRequest, preset: str) -> dict[str, object]:
     entries = selectors.rating_board(preset)
     mine = None
     if request.user.is_authenticated:
-        mine = ratings.rank_of(request.user, preset, selectors.hidden_players())
+        mine = selectors.rating_rank_of(request.user, preset)
     shown = mine is not None and any(e.user_id == mine.user_id for e in entries)
     return {
         "kind": "rating",

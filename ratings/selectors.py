@@ -23,14 +23,6 @@ class PresetRating:
     rounds: int
 
 
-@dataclass(frozen=True)
-class RatingEntry:
-    rank: int
-    user_id: int
-    name: str
-    value: int
-
-
 def ratings_of(user: User) -> list[PresetRating]:
     """The player's rating at each preset they have a rated round in."""
     return [
@@ -41,9 +33,9 @@ def ratings_of(user: User) -> list[PresetRating]:
     ]
 
 
-def board(preset: str, size: int) -> list[RatingEntry]:
-    """The best ``size`` people at a preset; bots, deactivated and suspended players are
-    not ranked. Equal ratings share a place (1, 2, 2, 4)."""
+def top(preset: str, size: int) -> list[tuple[int, str, int]]:
+    """The best ``size`` people at a preset, best first, as (user id, name, rating); bots,
+    deactivated and suspended players are not ranked."""
     rows = (
         Rating.objects.filter(preset=preset, user__is_bot=False, user__is_active=True)
         .filter(
@@ -52,17 +44,16 @@ def board(preset: str, size: int) -> list[RatingEntry]:
         .order_by("-display", "user_id")
         .values_list("user_id", "user__display_name", "user__username", "display")[:size]
     )
-    entries: list[RatingEntry] = []
-    for i, (user_id, display_name, username, value) in enumerate(rows):
-        tied = entries and entries[-1].value == value
-        rank = entries[-1].rank if tied else i + 1
-        entries.append(RatingEntry(rank, user_id, display_name or username, value))
-    return entries
+    return [
+        (user_id, display_name or username, value)
+        for user_id, display_name, username, value in rows
+    ]
 
 
-def rank_of(user: User, preset: str, hidden: Collection[int]) -> RatingEntry | None:
-    """The player's own place on the board (also far below the top); None if unrated or
-    hidden. ``hidden``: the players never ranked now (bots, deactivated, suspended)."""
+def place_of(user: User, preset: str, hidden: Collection[int]) -> tuple[int, int] | None:
+    """The player's own (place, rating) on the board, also far below the top: equal ratings
+    share a place. None if unrated or hidden. ``hidden``: the players never ranked now
+    (bots, deactivated, suspended), who push nobody down."""
     if user.pk in hidden:
         return None
     rows = Rating.objects.filter(preset=preset)
@@ -71,4 +62,4 @@ def rank_of(user: User, preset: str, hidden: Collection[int]) -> RatingEntry | N
         return None
     ahead = rows.filter(display__gt=value).count()
     ahead -= rows.filter(display__gt=value, user_id__in=list(hidden)).count() if hidden else 0
-    return RatingEntry(ahead + 1, user.pk, user.shown_name, value)
+    return ahead + 1, value

@@ -6,6 +6,7 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
+from django.core.cache import cache
 from django.urls import reverse
 from django.utils import timezone
 
@@ -42,7 +43,7 @@ def rated(players: list[Any]) -> list[Any]:
 def test_the_rating_board_ranks_people_by_displayed_rating_and_ties_share_a_place(
     rated: list[Any],
 ) -> None:
-    entries = selectors.board(Preset.PORTAL, 20)
+    entries = profiles.rating_board(Preset.PORTAL)
     assert [(e.rank, e.name) for e in entries] == [(1, "an"), (1, "chi"), (3, "dung"), (4, "binh")]
     assert [e.value for e in entries] == sorted(
         (ratings.displayed(mu, 2.0) for mu in (30.0, 20.0, 30.0, 25.0)), reverse=True
@@ -50,15 +51,16 @@ def test_the_rating_board_ranks_people_by_displayed_rating_and_ties_share_a_plac
 
 
 def test_the_rating_board_is_per_preset(rated: list[Any]) -> None:
-    assert selectors.board(Preset.CLASSIC, 20) == []
+    assert profiles.rating_board(Preset.CLASSIC) == []
     _rate(rated[1], 40.0, preset=Preset.CLASSIC)
-    assert [e.name for e in selectors.board(Preset.CLASSIC, 20)] == ["binh"]
+    cache.clear()  # the board is cached for the boards' TTL
+    assert [e.name for e in profiles.rating_board(Preset.CLASSIC)] == ["binh"]
 
 
 def test_bots_are_not_on_the_rating_board(rated: list[Any]) -> None:
     make_bot(rated[0])
-    assert "an" not in [e.name for e in selectors.board(Preset.PORTAL, 20)]
-    assert selectors.rank_of(rated[0], Preset.PORTAL, profiles.hidden_players()) is None
+    assert "an" not in [e.name for e in profiles.rating_board(Preset.PORTAL)]
+    assert profiles.rating_rank_of(rated[0], Preset.PORTAL) is None
 
 
 def test_suspended_players_are_hidden_from_the_rating_board_and_do_not_push_others_down(
@@ -66,10 +68,9 @@ def test_suspended_players_are_hidden_from_the_rating_board_and_do_not_push_othe
 ) -> None:
     an, binh = rated[0], rated[1]
     accounts.suspend_user(an, until=timezone.now() + timedelta(days=1), reason="gian lận")
-    assert "an" not in [e.name for e in selectors.board(Preset.PORTAL, 20)]
-    hidden = profiles.hidden_players()
-    assert selectors.rank_of(an, Preset.PORTAL, hidden) is None
-    assert selectors.rank_of(binh, Preset.PORTAL, hidden).rank == 3  # type: ignore[union-attr]
+    assert "an" not in [e.name for e in profiles.rating_board(Preset.PORTAL)]
+    assert profiles.rating_rank_of(an, Preset.PORTAL) is None
+    assert profiles.rating_rank_of(binh, Preset.PORTAL).rank == 3  # type: ignore[union-attr]
 
 
 def test_my_rating_rank_is_shown_below_the_top(
@@ -83,7 +84,7 @@ def test_my_rating_rank_is_shown_below_the_top(
     mine = board[board.index('data-testid="my-rank"') :]
     assert '<td class="num">4</td>' in mine
     assert "binh" in mine
-    assert selectors.rank_of(binh, Preset.PORTAL, set()) == selectors.RatingEntry(
+    assert profiles.rating_rank_of(binh, Preset.PORTAL) == profiles.Entry(
         4, binh.pk, "binh", ratings.displayed(20.0, 2.0)
     )
 
