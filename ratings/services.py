@@ -2,8 +2,8 @@
 
 ``rate_round`` runs inside the settlement's transaction (through the ``round_rating``
 signal games sends), so a round is rated if and only if it is settled: a voided round, or
-a settlement rolled back, rates nobody. Why OpenSkill's Plackett-Luce model, how the
-rating is shown and why rounds with bots are not rated: docs/ratings.md.
+a settlement rolled back, rates nobody. Why OpenSkill's Bradley-Terry model (full pairing), how
+the rating is shown and why rounds with bots are not rated: docs/ratings.md.
 """
 
 from __future__ import annotations
@@ -14,16 +14,17 @@ from typing import Any
 
 from django.db import connection
 from django.utils import timezone
-from openskill.models import PlackettLuce
+from openskill.models import BradleyTerryFull
 
 from games.models import Round, RoundPlayer, Table
 from ratings.models import Rating, RatingChange
 
 logger = logging.getLogger(__name__)
 
-# The library's defaults (mu 25, sigma 25/3, beta 25/6, tau 25/300): a new player's
-# displayed rating is exactly BASE.
-MODEL = PlackettLuce()
+# Every pair of players is compared, as the round settles every pair (RULES.md section 5);
+# the library's defaults (mu 25, sigma 25/3, beta 25/6, tau 25/300): a new player's
+# displayed rating is exactly BASE. Why not Plackett-Luce: docs/ratings.md.
+MODEL = BradleyTerryFull()
 # Displayed = BASE + SCALE * (mu - 3 sigma): the library's ordinal (a rating the player is
 # 99.7% likely to be above), scaled to whole numbers that start at 1000.
 BASE = 1000

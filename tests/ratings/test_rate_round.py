@@ -1,13 +1,13 @@
 """Rating updates at settlement, checked against OpenSkill's own computation.
 
-Every expectation is computed by the library in the test (a fresh Plackett-Luce model fed
-the round's net units as scores), never a hand-written copy of numbers.
+Every expectation is computed by the library in the test (a fresh Bradley-Terry model,
+full pairing, fed the round's net units as scores), never a hand-written copy of numbers.
 """
 
 from __future__ import annotations
 
 import pytest
-from openskill.models import PlackettLuce
+from openskill.models import BradleyTerryFull
 
 from accounts.models import User
 from games import services
@@ -34,7 +34,7 @@ def _submit_all(round_: Round) -> None:
 
 def _expected(before: list[tuple[float, float]], units: list[int]):  # type: ignore[no-untyped-def]
     """The library's update for players with these ratings and net results."""
-    model = PlackettLuce()
+    model = BradleyTerryFull()
     teams = [[model.rating(mu=mu, sigma=sigma)] for mu, sigma in before]
     return [team[0] for team in model.rate(teams, scores=[float(u) for u in units])]
 
@@ -49,7 +49,7 @@ def test_a_settled_round_moves_each_rating_as_openskill_rates_the_same_results(p
     round_ = run_timers(round_)
     assert round_.state == RoundState.SETTLED
     rps = list(round_.players.order_by("position"))
-    fresh = PlackettLuce().rating()
+    fresh = BradleyTerryFull().rating()
     expected = _expected([(fresh.mu, fresh.sigma)] * len(rps), [rp.units for rp in rps])
     assert len({rp.units for rp in rps}) > 1  # the round has a winner and a loser
     for rp, want in zip(rps, expected, strict=True):
@@ -93,7 +93,7 @@ def test_players_with_equal_results_share_a_place_as_the_library_ranks_a_tie(pla
     for rp, units in zip(rps, [6, -2, -2, -2], strict=True):
         rp.units = units
     outcome = ratings.rate_round(table, round_, rps)
-    fresh = PlackettLuce().rating()
+    fresh = BradleyTerryFull().rating()
     expected = _expected([(fresh.mu, fresh.sigma)] * 4, [6, -2, -2, -2])
     changes = {c.user_id: c for c in RatingChange.objects.filter(round=round_)}
     assert [changes[rp.user_id].rank for rp in rps] == [1, 2, 2, 2]
@@ -164,7 +164,7 @@ def test_leaving_mid_round_does_not_protect_a_rating(players, table):
     leaver = RoundPlayer.objects.get(round=round_, user=players[3])
     assert leaver.status == "left"
     rps = list(round_.players.order_by("position"))
-    fresh = PlackettLuce().rating()
+    fresh = BradleyTerryFull().rating()
     expected = _expected([(fresh.mu, fresh.sigma)] * 4, [rp.units for rp in rps])
     mine = Rating.objects.get(user=players[3], preset=table.preset)
     want = expected[[rp.user_id for rp in rps].index(players[3].pk)]
