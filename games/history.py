@@ -84,7 +84,6 @@ def player_lines(round_: Round, viewer: User) -> list[PlayerLine]:
     settlement = round_.settlement or {}
     by_id = {p["id"]: p for p in settlement.get("players", [])}
     scoops = {line["loser"]: line for line in scoop_lines(settlement)} if settlement else {}
-    ratings = (round_.ratings or {}).get("players", {})
     lines = []
     for p in round_.players.select_related("user").order_by("position"):
         lines.append(
@@ -100,13 +99,15 @@ def player_lines(round_: Round, viewer: User) -> list[PlayerLine]:
                 result=by_id.get(str(p.position), {}),
                 auto_arranged=p.auto_arranged,
                 scoop=scoops.get(p.position),
-                rating=_rating_change(ratings.get(str(p.user_id))),
+                rating=rating_change(round_, p.user_id),
             )
         )
     return lines
 
 
-def _rating_change(change: dict[str, int] | None) -> dict[str, int] | None:
+def rating_change(round_: Round, user_id: int) -> dict[str, int] | None:
+    """The player's rating before and after the round and the change, if it was rated."""
+    change = (round_.ratings or {}).get("players", {}).get(str(user_id))
     if change is None:
         return None
     return {**change, "change": change["after"] - change["before"]}

@@ -118,3 +118,6 @@ def test_the_round_history_shows_each_players_rating_change(
     shown = {c["after"] - c["before"] for c in round_.ratings["players"].values()}
     for change in shown:
         assert f'data-change="{change}"' in page.content.decode()
+    listed = client.get(reverse("games:history")).content.decode()
+    mine = round_.ratings["players"][str(players[0].pk)]
+    assert f'data-testid="rating-change" data-change="{mine["after"] - mine["before"]}"' in listed
