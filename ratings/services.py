@@ -102,6 +102,7 @@ def rate_round(table: Table, round_: Round, players: list[RoundPlayer]) -> dict[
     if not recorded:
         logger.warning("round %s was rated already: not rated again", round_.pk)
         return {"rated": True, "reason": "", "players": {}}
+    changes = [c for c in changes if c.user_id in recorded]
     ratings = []
     for c in changes:
         pk, _mu, _sigma, rounds = current[c.user_id]
