@@ -193,3 +193,25 @@ def test_the_summary_carries_each_players_rating_change(players, table):
     for row in summary["players"]:
         change = RatingChange.objects.get(round=round_, user_id=row["user"])
         assert row["rating"] == {"before": change.display_before, "after": change.display_after}
+
+
+def test_a_rating_that_fails_leaves_the_round_settled_and_unrated(players, table, monkeypatch):
+    real = ratings.MODEL
+
+    class Broken:
+        """The library's model whose update raises (as a bug in it would)."""
+
+        def __getattr__(self, name: str):  # type: ignore[no-untyped-def]
+            return getattr(real, name)
+
+        def rate(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+            raise ValueError("a bug in the rating")
+
+    monkeypatch.setattr(ratings, "MODEL", Broken())
+    round_ = _deal(players[:2], table)
+    _submit_all(round_)
+    round_ = run_timers(round_)
+    assert round_.state == RoundState.SETTLED
+    assert round_.ratings == {"rated": False, "reason": "error", "players": {}}
+    assert not RatingChange.objects.exists()
+    assert all(rp.xu is not None for rp in round_.players.all())
