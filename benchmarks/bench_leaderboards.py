@@ -18,7 +18,8 @@ What is generated (only what the queries read; the ledger itself is not filled):
   each, and their ``profiles_roundstat`` rows (net xu summing to zero per round, chi won,
   5 % binh lủng, 1 % instant wins, 3 % scoops), as the recording task writes them;
 - ``profiles_periodtotal`` (day, week, all time per player and preset) aggregated from
-  those rows in SQL, exactly as the task's running sums would be.
+  those rows in SQL, exactly as the task's running sums would be;
+- ``ratings_rating``: a rating per user (bots too) and preset.
 At 1,000,000 rounds the database takes about 2.6 GB (printed at the end) and the fill
 took 11 minutes on 2 cores shared at a load average of 10-20 (less on a quiet machine).
 """
@@ -204,6 +205,18 @@ def fill(rounds: int, players: int) -> dict[str, Any]:
             """
         )
         print(f"  period totals, stake counts: {time.monotonic() - started:.1f} s", flush=True)
+        # A rating per player (bots too: the board must skip them) and preset, spread as
+        # ratings.services would leave them (mu around 25, sigma 1.25 to 3.05).
+        db.execute(
+            """
+            INSERT INTO ratings_rating (user_id, preset, mu, sigma, display, rounds, updated_at)
+            SELECT u.id, p.preset, 25 + 8 * sin(u.id * 1.7), 1.25 + (u.id % 7) * 0.3,
+                   round(1000 + 20 * (25 + 8 * sin(u.id * 1.7) - 3 * (1.25 + (u.id % 7) * 0.3))),
+                   1 + u.id % 300, now()
+            FROM accounts_user u CROSS JOIN (VALUES ('portal'), ('classic')) AS p (preset)
+            """
+        )
+        print(f"  ratings: {time.monotonic() - started:.1f} s", flush=True)
         for _name, definition in secondary:
             db.execute(definition)
         for table, name, definition in constraints:
@@ -241,6 +254,7 @@ def timed(samples: int, call: Callable[[int], Any]) -> tuple[list[float], int]:
 
 
 def measure(ids: dict[str, Any], samples: int) -> int:
+    from django.conf import settings
     from django.core.cache import cache
     from django.db import connection
 
@@ -248,6 +262,7 @@ def measure(ids: dict[str, Any], samples: int) -> int:
     from games.models import Preset
     from profiles import selectors
     from profiles.models import Period
+    from ratings import selectors as ratings
 
     rng = random.Random(14)
     people = list(
@@ -295,6 +310,21 @@ def measure(ids: dict[str, Any], samples: int) -> int:
                     ),
                 )
             )
+    for preset in Preset.values:
+        queries.append(
+            (
+                f"board rating/{preset}",
+                lambda i, s=preset: ratings.top(s, settings.PROFILES_BOARD_SIZE),
+            )
+        )
+    queries += [
+        ("own rank rating/portal", lambda i: selectors.rating_rank_of(player(i), Preset.PORTAL)),
+        (
+            "own rank rating/portal, cold",
+            lambda i: (cache.clear(), selectors.rating_rank_of(player(i), Preset.PORTAL)),
+        ),
+        ("profile ratings", lambda i: ratings.ratings_of(player(i))),
+    ]
     queries += [
         ("profile figures", lambda i: selectors.figures(player(i))),
         ("profile figures (heavy player)", lambda i: selectors.figures(heavy)),

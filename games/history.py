@@ -75,6 +75,8 @@ class PlayerLine:
     """``draft`` or ``engine`` when the hand was played for its owner at the deadline, else ""."""
     scoop: dict[str, Any] | None
     """This player's scoop, named once (``games.selectors.scoop_lines``), or None."""
+    rating: dict[str, int] | None = None
+    """The rating before and after the round, and the change (docs/ratings.md), if rated."""
 
 
 def player_lines(round_: Round, viewer: User) -> list[PlayerLine]:
@@ -97,9 +99,18 @@ def player_lines(round_: Round, viewer: User) -> list[PlayerLine]:
                 result=by_id.get(str(p.position), {}),
                 auto_arranged=p.auto_arranged,
                 scoop=scoops.get(p.position),
+                rating=rating_change(round_, p.user_id),
             )
         )
     return lines
+
+
+def rating_change(round_: Round, user_id: int) -> dict[str, int] | None:
+    """The player's rating before and after the round and the change, if it was rated."""
+    change = (round_.ratings or {}).get("players", {}).get(str(user_id))
+    if change is None:
+        return None
+    return {**change, "change": change["after"] - change["before"]}
 
 
 def chi_results(round_: Round) -> list[dict[str, Any]]:

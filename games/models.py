@@ -195,6 +195,10 @@ class Round(models.Model):
     deadline = models.DateTimeField(null=True, blank=True)
     """When the current phase ends: the arranging deadline, then each reveal step."""
     settlement = models.JSONField(null=True, blank=True)
+    ratings = models.JSONField(null=True, blank=True)
+    """The rating change of each player, as the ratings app wrote it at settlement
+    (``{"rated": bool, "reason": str, "players": {user id: {"before", "after"}}}``, see
+    docs/ratings.md); None: not rated (no rating app, or settled before it existed)."""
     dealt_at = models.DateTimeField(auto_now_add=True)
     settled_at = models.DateTimeField(null=True, blank=True)
 

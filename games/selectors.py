@@ -416,6 +416,8 @@ def summary_payload(round_: Round, players: list[RoundPlayer] | None = None) -> 
     settlement = round_.settlement or {}
     by_id = {p["id"]: p for p in settlement.get("players", [])}
     breakdown = result_breakdown(settlement) if settlement else {}
+    ratings = round_.ratings or {}
+    rating_changes = ratings.get("players", {})
     rows = []
     for p in players:
         outcome = by_id.get(str(p.position), {})
@@ -436,6 +438,7 @@ def summary_payload(round_: Round, players: list[RoundPlayer] | None = None) -> 
                 "auto_arranged": p.auto_arranged or None,
                 "breakdown": breakdown.get(p.position),
                 "balance": balances[p.user_id],
+                "rating": rating_changes.get(str(p.user_id)),
             }
         )
     return {
@@ -444,6 +447,8 @@ def summary_payload(round_: Round, players: list[RoundPlayer] | None = None) -> 
         "players": rows,
         "pairs": settlement.get("pairs", []),
         "scoops": scoop_lines(settlement) if settlement else [],
+        "rated": ratings.get("rated"),
+        "unrated_reason": ratings.get("reason") or None,
         "server_seed": round_.server_seed,
         "commitment": round_.server_seed_hash,
         "client_seeds": round_.client_seeds,

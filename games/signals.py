@@ -31,3 +31,17 @@ def send_on_commit(signal: Signal, **kwargs: object) -> None:
     # robust: a receiver that fails (its broker away) must not fail the committed change
     # that sent the signal; the bots' and moderation's sweeps pick up what was missed.
     transaction.on_commit(lambda: signal.send(sender=None, **kwargs), robust=True)
+
+
+round_rating = Signal()
+"""Sent by ``games.services.showdown.settle`` inside the settlement's transaction (not
+after the commit, unlike the others), after the ledger and the players' results are
+written. Arguments: table, round, players (the round's players with their users,
+``units`` and ``xu`` set).
+
+The receiver that rates rounds (the ratings app) may write in the transaction, and
+returns the rating changes as JSON, kept on ``Round.ratings`` (saved with the
+settlement, no statement more) for the summary and the history; any other receiver
+returns None. A receiver's error propagates like any settlement error (the round is
+voided): receivers guard what they can get wrong.
+"""

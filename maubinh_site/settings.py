@@ -49,6 +49,7 @@ INSTALLED_APPS = [
     "accounts",
     "ledger",
     "games",
+    "ratings",
     "bots",
     "moderation",
     "practice",

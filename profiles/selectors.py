@@ -28,6 +28,7 @@ from profiles.models import (
     StakeCount,
 )
 from profiles.services import BOARDS_GENERATION, period_starts
+from ratings import selectors as ratings
 
 RECENT_ROUNDS = 10
 
@@ -268,13 +269,37 @@ def _board(kind: str, period: str, preset: str, start: date) -> list[Entry]:
             : settings.PROFILES_BOARD_SIZE
         ]
     )
+    return _with_ranks(
+        [(user_id, display or username, v) for user_id, display, username, v in rows]
+    )
+
+
+def _with_ranks(rows: list[tuple[int, str, int]]) -> list[Entry]:
+    """(user id, name, value) rows, best first, with their ranks."""
     entries: list[Entry] = []
-    for i, (user_id, display, username, value) in enumerate(rows):
+    for i, (user_id, name, value) in enumerate(rows):
         # Equal values share a rank (1, 2, 2, 4), as rank_of counts them.
         tied = entries and entries[-1].value == value
         rank = entries[-1].rank if tied else i + 1
-        entries.append(Entry(rank, user_id, display or username, value))
+        entries.append(Entry(rank, user_id, name, value))
     return entries
+
+
+def rating_board(preset: str) -> list[Entry]:
+    """The top PROFILES_BOARD_SIZE players by rating at a preset (cached for the TTL:
+    ratings change at every settlement, not with the recording task's generation)."""
+    key = f"profiles:board:rating:{preset}"
+    entries: list[Entry] | None = cache.get(key)
+    if entries is None:
+        entries = _with_ranks(ratings.top(preset, settings.PROFILES_BOARD_SIZE))
+        cache.set(key, entries, settings.PROFILES_BOARD_CACHE_SECONDS)
+    return entries
+
+
+def rating_rank_of(user: User, preset: str) -> Entry | None:
+    """The player's own place on the rating board (not cached: one index count)."""
+    found = ratings.place_of(user, preset, hidden_players())
+    return None if found is None else Entry(found[0], user.pk, user.shown_name, found[1])
 
 
 def rank_of(user: User, kind: str, period: str, preset: str) -> Entry | None:

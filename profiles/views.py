@@ -14,6 +14,7 @@ from accounts.models import User
 from games.models import Preset
 from profiles import avatars, charts, selectors, services
 from profiles.models import GENERATED_AVATARS, Period, Profile, UploadedAvatar
+from ratings import selectors as ratings
 
 # A picture needs nothing: no script, no style sheet, no request of its own; sandboxed.
 AVATAR_CSP = "default-src 'none'; style-src 'unsafe-inline'; sandbox"
@@ -42,9 +43,23 @@ def profile(request: HttpRequest, user_id: int) -> HttpResponse:
             "avatar": avatar_url(player, choices),
             "figures": selectors.figures(player),
             "recent": selectors.recent_rounds(player),
+            "ratings": _named_presets(ratings.ratings_of(player)),
             "is_me": request.user.is_authenticated and request.user.pk == player.pk,
         },
     )
+
+
+def _named_presets(found: list[ratings.PresetRating]) -> list[dict[str, object]]:
+    names = dict(Preset.choices)
+    return [
+        {
+            "preset": r.preset,
+            "name": names.get(r.preset, r.preset),
+            "display": r.display,
+            "rounds": r.rounds,
+        }
+        for r in found
+    ]
 
 
 @require_GET
@@ -140,13 +155,28 @@ def my_stats(request: HttpRequest) -> HttpResponse:
     )
 
 
+def _rating_board(request: HttpRequest, preset: str) -> dict[str, object]:
+    """The preset's board by rating (a rating is current: it has no period)."""
+    entries = selectors.rating_board(preset)
+    mine = None
+    if request.user.is_authenticated:
+        mine = selectors.rating_rank_of(request.user, preset)
+    shown = mine is not None and any(e.user_id == mine.user_id for e in entries)
+    return {
+        "kind": "rating",
+        "title": _("Rating"),
+        "entries": entries,
+        "mine": None if shown else mine,
+    }
+
+
 @require_GET
 def leaderboards(request: HttpRequest) -> HttpResponse:
     period = request.GET.get("period", Period.DAY)
     period = period if period in Period.values else Period.DAY
     preset = request.GET.get("preset", Preset.PORTAL)
     preset = preset if preset in Preset.values else Preset.PORTAL
-    boards = []
+    boards: list[dict[str, object]] = []
     for kind, title in (
         (selectors.Board.NET, _("Net xu won")),
         (selectors.Board.ROUNDS, _("Rounds played")),
@@ -159,6 +189,7 @@ def leaderboards(request: HttpRequest) -> HttpResponse:
         boards.append(
             {"kind": kind, "title": title, "entries": entries, "mine": None if shown else mine}
         )
+    boards.append(_rating_board(request, preset))
     return render(
         request,
         "profiles/leaderboards.html",

@@ -38,6 +38,7 @@ from games.services.common import (
 from games.services.countdown import round_over
 from games.services.rounds import auto_arranged_entries, play_for_the_absent
 from games.services.voiding import VoidReason, void
+from games.signals import round_rating
 from ledger import services as ledger
 from maubinh_site.logcontext import log_context
 
@@ -165,7 +166,12 @@ def settle(table: Table, round_: Round) -> None:
     round_.deadline = None
     round_.settled_at = timezone.now()
     round_.settlement = result.settlement.to_json()
-    round_.save(update_fields=["state", "phase", "deadline", "settled_at", "settlement"])
+    for _receiver, response in round_rating.send(
+        sender=Round, table=table, round=round_, players=players
+    ):
+        if response is not None:
+            round_.ratings = response
+    round_.save(update_fields=["state", "phase", "deadline", "settled_at", "settlement", "ratings"])
     log(
         round_,
         "settled",

@@ -9,6 +9,7 @@ from django.utils import translation
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import ngettext
 
+from games import history
 from games.rules import card_name_en, card_name_vi, parse_card
 from games.rules.cards import SUIT_SYMBOLS, SUITS
 from games.rules.instant import INSTANT_NAMES
@@ -114,3 +115,9 @@ def units(value: Any) -> str:
 def signed_xu(value: Any) -> str:
     """Xu with a sign and the language's grouping: +1.000, −200, 0."""
     return format_signed_xu(value)
+
+
+@register.filter
+def rating_change(player: Any) -> dict[str, int] | None:
+    """A RoundPlayer's rating before and after its round, and the change; None if unrated."""
+    return history.rating_change(player.round, player.user_id)

@@ -247,6 +247,11 @@ def test_three_players_play_two_rounds_on_laptop_and_phone(pages, shoot) -> None
     binh_result = summary_row(binh)
     chi_result = summary_row(chi)
     assert an_result["xu"] + binh_result["xu"] + chi_result["xu"] == 0
+    # Three people: the round is rated, each row shows the new rating and its change.
+    changes = an.eval_on_selector_all(
+        "#summary tbody td.rating", "cells => cells.map(c => c.dataset.ratingChange)"
+    )
+    assert len(changes) == 3, changes
     shown = f"{an_result['balance']:,}".replace(",", ".")  # 10.200 in Vietnamese
     wait_text(an, "[data-testid=header-balance]", f"^{shown} xu$")
 
@@ -257,6 +262,10 @@ def test_three_players_play_two_rounds_on_laptop_and_phone(pages, shoot) -> None
     shoot(ledger, "history")
     ledger.click(f"a[href='/history/{round1}/']")
     ledger.wait_for_selector(".round-player")
+    shown_changes = ledger.eval_on_selector_all(
+        "[data-testid=rating-change]", "pills => pills.map(p => p.dataset.change)"
+    )
+    assert sorted(shown_changes) == sorted(changes), "the history shows the summary's changes"
     ledger.click("#verify-button")
     wait_text(ledger, "#verify-result", "✓")
     shoot(ledger, "round-detail")
@@ -305,6 +314,7 @@ def test_three_players_play_two_rounds_on_laptop_and_phone(pages, shoot) -> None
     assert round2 != round1
     left = an.locator("#summary tbody tr[data-status='left']")
     assert int(left.get_attribute("data-xu")) < 0, "leaving forfeits every chi"
+    assert left.locator("td.rating").count() == 1, "leaving does not protect a rating"
     ledger = an.context.new_page()
     assert ledger_sum(ledger, base, round2) == summary_row(an)["xu"]
     ledger.close()

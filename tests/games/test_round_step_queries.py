@@ -19,6 +19,8 @@ pytestmark = [pytest.mark.django_db, pytest.mark.postgres]
 
 SAVEPOINT = 2
 """The step's own transaction inside the test's: SAVEPOINT and RELEASE."""
+RATING = 3
+"""A settlement between people rates them in three statements (ratings.services)."""
 
 
 def _deal_to_four(players, table, django_assert_max_num_queries):  # type: ignore[no-untyped-def]
@@ -62,7 +64,7 @@ def test_a_submission_takes_at_most_six_queries_and_the_last_one_seven(
     assert round_.deadline is not None and round_.deadline <= timezone.now()
 
 
-def test_the_showdown_and_each_reveal_take_at_most_six_queries_and_the_settlement_twenty(
+def test_the_showdown_and_each_reveal_take_at_most_six_queries_and_the_settlement_23(
     players, table, django_assert_max_num_queries
 ):
     round_ = _deal_to_four(players, table, django_assert_max_num_queries)
@@ -78,8 +80,10 @@ def test_the_showdown_and_each_reveal_take_at_most_six_queries_and_the_settlemen
             services.advance_round(round_.pk, RoundState.SHOWDOWN, phase)
         round_.refresh_from_db()
     # settle_or_void's savepoint and the ledger's are the settlement's own statements.
+    # 20, and the ratings app's 3 in the same transaction (lock or create the players'
+    # ratings, record the round's changes, store the new ratings: docs/ratings.md).
     phase = _due(round_).phase
-    with django_assert_max_num_queries(20 + SAVEPOINT):
+    with django_assert_max_num_queries(20 + RATING + SAVEPOINT):
         services.advance_round(round_.pk, RoundState.SHOWDOWN, phase)
     round_.refresh_from_db()
     assert round_.state == RoundState.SETTLED

@@ -116,6 +116,16 @@ function markMyRows(reveal) {
   }
 }
 
+/** The new rating and its change ("1 012 (+12)"); a dash for a player not rated. */
+function ratingCell(rating) {
+  if (!rating) return el("td", "num", "—");
+  const change = rating.after - rating.before;
+  const td = el("td", "num rating", `${xu(rating.after)} `);
+  td.dataset.ratingChange = String(change);
+  td.append(el("small", change > 0 ? "win" : change < 0 ? "lose" : "", `(${signed(change)})`));
+  return td;
+}
+
 export function renderSummary(focus) {
   const round = state.round;
   const box = $("summary");
@@ -143,7 +153,10 @@ export function renderSummary(focus) {
   }
   const table = el("table", "summary-table");
   const head = el("tr");
-  for (const label of [gettext("Player"), gettext("Chi won"), gettext("Chi lost"), gettext("Result (xu)"), gettext("New balance")]) {
+  const labels = [gettext("Player"), gettext("Chi won"), gettext("Chi lost"), gettext("Result (xu)"), gettext("New balance")];
+  // Rated rounds (people only, docs/ratings.md) show each player's rating and its change.
+  if (summary.rated) labels.push(gettext("Rating"));
+  for (const label of labels) {
     const th = el("th", "", label);
     th.scope = "col";
     head.append(th);
@@ -176,6 +189,7 @@ export function renderSummary(focus) {
     tr.append(el("td", "num", row.chi_lost ?? "—"));
     tr.append(el("td", `num ${row.xu > 0 ? "win" : row.xu < 0 ? "lose" : ""}`, signed(row.xu || 0)));
     tr.append(el("td", "num", xu(row.balance)));
+    if (summary.rated) tr.append(ratingCell(row.rating));
     body.append(tr);
   }
   table.append(thead, body);
@@ -187,6 +201,7 @@ export function renderSummary(focus) {
   scroll.append(table);
   box.append(scroll);
   if (summary.scoops && summary.scoops.length) box.append(scoopList(summary.scoops, nameOf));
+  if (summary.unrated_reason === "bots") box.append(el("p", "muted summary-unrated", gettext("Rounds with a bot are not rated.")));
   const links = el("p", "summary-links");
   const detail = el("a", "", gettext("Round details"));
   detail.href = `${config.history}${summary.round}/`;
