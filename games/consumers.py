@@ -302,6 +302,7 @@ class TableConsumer(_Consumer):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.in_order = InOrder(self.send_json)  # this socket's events, in version order
+        self.private = False  # a private table's socket is closed if its host removes it
         # This socket's presence row (games.services.presence), renewed while it is open.
         self.connection_id = uuid.uuid4()
 
