@@ -40,8 +40,10 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(VENV)/bin/mypy accounts ledger games bots moderation practice social profiles chat ratings maubinh_site
 
+# Two pytest-xdist workers (the machine's two cores): the chaos run and the browser tests
+# start first, one on each, and the rest goes to whichever is free (tests/conftest.py).
 test: lint typecheck
-	$(PY) -m pytest
+	$(PY) -m pytest -n 2 --dist loadgroup
 
 messages: $(STAMP)
 	DEBUG=true $(PY) manage.py makemessages -l vi -l en --no-wrap --no-location \

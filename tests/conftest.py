@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from tests.services import CHROMIUM_MISSING, CI, POSTGRES_MISSING, REDIS_MISSING
@@ -7,8 +9,52 @@ from tests.services import CHROMIUM_MISSING, CI, POSTGRES_MISSING, REDIS_MISSING
 _MISSING = {"postgres": POSTGRES_MISSING, "redis": REDIS_MISSING, "browser": CHROMIUM_MISSING}
 
 
+def _xdist_controller(config: pytest.Config) -> bool:
+    """This process hands tests to pytest-xdist workers (``make test``: ``-n 2``)."""
+    return getattr(config.option, "dist", "no") != "no" and not hasattr(config, "workerinput")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if _xdist_controller(config):
+        # collectstatic rewrites the manifest and the hashed JS/CSS: run once, before any
+        # worker serves them (workers and the chaos run inherit the variable and skip it).
+        from tests.processes import STATIC_COLLECTED, collect_static, site_env
+
+        collect_static(site_env())
+        os.environ[STATIC_COLLECTED] = "1"
+
+
+# Under xdist (``make test``: -n 2 --dist loadgroup) the long work starts first, each on
+# one worker: the chaos run (tests/site/test_chaos.py, minutes of a stack of its own), and
+# every test of the shared browser site (tests/browser: one site, one Chromium for them
+# all) on the other. The rest goes to whichever worker is free.
+FIRST_GROUPS = ("chaos", "browser")
+
+
+def _group(item: pytest.Item) -> str | None:
+    mark = item.get_closest_marker("xdist_group")
+    return str(mark.args[0] if mark.args else mark.kwargs["name"]) if mark else None
+
+
+def _loadgroup(config: pytest.Config) -> bool:
+    """An xdist worker under --dist loadgroup (xdist sets the option in workers only)."""
+    return bool(getattr(config.option, "loadgroup", False))
+
+
+def pytest_itemcollected(item: pytest.Item) -> None:
+    if not _loadgroup(item.config):
+        return
+    if "site" in getattr(item, "fixturenames", ()) and _group(item) is None:
+        item.add_marker(pytest.mark.xdist_group("browser"))
+
+
+@pytest.hookimpl(trylast=True)  # after pytest-django's order (transactional tests last)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Skip (or, under CI, fail) tests whose service is absent, with a one-line reason."""
+    """Skip (or, under CI, fail) tests whose service is absent, with a one-line reason;
+    under xdist, the long-running groups first."""
+    if _loadgroup(config):
+        rank = {group: index for index, group in enumerate(FIRST_GROUPS)}
+        items.sort(key=lambda item: rank.get(_group(item) or "", len(rank)))  # stable
     for item in items:
         for marker, reason in _MISSING.items():
             if reason and item.get_closest_marker(marker):
@@ -17,6 +63,32 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
                     item.user_properties.append(("missing", reason))
                 else:
                     item.add_marker(pytest.mark.skip(reason=reason))
+
+
+# Under CI=true nothing may be skipped, for any reason (a skipif's missing tool as much as a
+# missing service): the run fails, naming the skipped tests. Counted where the reports
+# arrive, in the xdist controller too.
+_skipped_in_ci: list[str] = []
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    if CI and report.skipped:
+        reason = report.longrepr[-1] if isinstance(report.longrepr, tuple) else report.longrepr
+        _skipped_in_ci.append(f"{report.nodeid}: {reason}")
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    if CI and _skipped_in_ci and not hasattr(session.config, "workerinput"):
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    if CI and _skipped_in_ci:
+        terminalreporter.write_line(
+            f"CI=true and {len(_skipped_in_ci)} test(s) skipped: the run fails", red=True
+        )
+        for line in _skipped_in_ci:
+            terminalreporter.write_line(f"  {line}")
 
 
 @pytest.fixture

@@ -97,12 +97,15 @@ def stop(proc: subprocess.Popen[bytes], sig: int = signal.SIGTERM) -> None:
 
 
 _static_collected = False
+# Set once the files are collected for the whole run (by the pytest-xdist controller before
+# its workers start): a second collectstatic would rewrite the manifest under running servers.
+STATIC_COLLECTED = "MAUBINH_TEST_STATIC_COLLECTED"
 
 
 def collect_static(env: Mapping[str, str]) -> None:
     """Production settings serve hashed static files: collect them once per test run."""
     global _static_collected
-    if not _static_collected:
+    if not _static_collected and os.environ.get(STATIC_COLLECTED) != "1":
         subprocess.run(
             [PYTHON, "manage.py", "collectstatic", "--noinput", "-v0"],
             cwd=ROOT,

@@ -1,8 +1,13 @@
 """The real stack for browser tests: daphne on a scratch SQLite file, Debian Chromium.
 
-One site per test session (migrated, static files collected, two players created through
-the sign-up service); every test opens its own browser contexts, and every page's console
-errors and Content-Security-Policy violations fail the test that opened it.
+One site for the tests of this package (migrated, static files collected, two players
+created through the sign-up service); every test opens its own browser contexts, and every
+page's console errors and Content-Security-Policy violations fail the test that opened it.
+
+The site and the browser last as long as this package's tests (they run together, on one
+xdist worker under ``make test``) and no longer: Playwright's sync API keeps an event loop
+running in the thread, and Django refuses database queries from a thread with a running
+loop, so a database test after them in the same process would fail.
 """
 
 from __future__ import annotations
@@ -16,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from tests.processes import PYTHON, ROOT, daphne, site_env
+from tests.processes import PYTHON, ROOT, collect_static, daphne, site_env
 from tests.services import CHROMIUM
 
 SCREENSHOTS = ROOT / "test-artifacts" / "screenshots"
@@ -65,7 +70,7 @@ class Site:
         return done.stdout
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
     tmp = tmp_path_factory.mktemp("site")
     # The four shared players open tables in many tests of one session: no per-person cap.
@@ -77,14 +82,14 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
     )
     setup = Site("", env)
     setup.manage("migrate", "--noinput", "-v0")
-    setup.manage("collectstatic", "--noinput", "-v0")
+    collect_static(env)
     users = [("an", "An"), ("binh", "Bình"), ("dung", "Dũng"), ("em", "Em")]
     setup.manage("shell", "-c", CREATE_USERS.format(users=users, password=PASSWORD))
     with daphne(env, tmp / "daphne.log") as url:
         yield Site(url, env)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def browser() -> Iterator[Any]:
     from playwright.sync_api import sync_playwright
 
