@@ -27,10 +27,11 @@ def test_concurrent_processes_keep_every_balance_equal_to_its_history(
     connection.close()  # the children open their own connections
 
     context = multiprocessing.get_context("spawn")
-    with context.Pool(PROCESSES) as pool:
+    with context.Manager() as manager, context.Pool(PROCESSES) as pool:
+        start = manager.Barrier(PROCESSES)  # the processes overlap, however loaded the machine
         refused = pool.starmap(
             random_traffic,
-            [(db_settings, seed, [u.pk for u in users], OPS) for seed in range(PROCESSES)],
+            [(db_settings, seed, [u.pk for u in users], OPS, start) for seed in range(PROCESSES)],
         )
 
     report = run_checks()

@@ -7,9 +7,13 @@ import random
 from typing import Any
 
 
-def random_traffic(db_settings: dict[str, Any], seed: int, user_ids: list[int], ops: int) -> int:
+def random_traffic(
+    db_settings: dict[str, Any], seed: int, user_ids: list[int], ops: int, start: Any = None
+) -> int:
     """Random transfers, holds, settlements and voids on a few shared accounts and rounds.
 
+    ``start`` (a barrier) makes every process begin its traffic together: on a loaded machine
+    a process that starts alone could close every round before the others hold anything.
     Returns how many operations the ledger refused (a refusal is fine; a crash is not).
     """
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tests.settings")
@@ -34,6 +38,8 @@ def random_traffic(db_settings: dict[str, Any], seed: int, user_ids: list[int], 
     rng = random.Random(seed)
     users = list(User.objects.filter(pk__in=user_ids))
     refused = 0
+    if start is not None:
+        start.wait(timeout=300)
     for n in range(ops):
         action = rng.random()
         try:
