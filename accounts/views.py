@@ -41,11 +41,18 @@ def sign_up(request: HttpRequest) -> HttpResponse:
     )
 
 
+MAX_NEXT_LENGTH = 2000
+
+
 def safe_next(request: HttpRequest) -> str:
     """Where to go next (after signing up, a language switch, a form): the ``next`` of the
     POST or the query when it is a path on this site, or "" (an open redirect otherwise)."""
     target = request.POST.get("next") or request.GET.get("next") or ""
-    if target and url_has_allowed_host_and_scheme(
+    # A path: "-1" or a view name would be taken by redirect() for a URL pattern name, and a
+    # very long one is refused by Django's redirect (a 400) rather than followed.
+    if not target.startswith("/") or len(target) > MAX_NEXT_LENGTH:
+        return ""
+    if url_has_allowed_host_and_scheme(
         target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
     ):
         return target

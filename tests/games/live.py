@@ -104,3 +104,9 @@ def with_server_passwords(users: list[Any], password: str) -> list[Any]:
         user.password = make_password(password, hasher="pbkdf2_sha256")
         user.save(update_fields=["password"])
     return users
+
+
+# Table talk is not table state: its messages carry no version (docs/protocol.md).
+TABLE_TALK = frozenset(
+    {"chat_state", "chat_role", "chat_message", "chat_reaction", "chat_settings"}
+)

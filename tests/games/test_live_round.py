@@ -14,7 +14,7 @@ from games.models import Round, RoundState
 from games.selectors import settle_round_result
 from ledger import selectors as ledger_selectors
 from tests.games.arranging import naive_arrangement
-from tests.games.live import live_stack, servers_can_log_in
+from tests.games.live import TABLE_TALK, live_stack, servers_can_log_in
 from tests.wsclient import Player, card_strings, login, run_async
 
 pytestmark = [
@@ -114,8 +114,7 @@ def test_four_players_on_two_servers_play_one_private_round_settled_by_the_rules
 
     # Versions: after its snapshot, each client saw every public table event, in order.
     private = {"cards", "submission", "ok", "error", "snapshot"}
-    # Table talk is not table state: its messages carry no version (docs/protocol.md).
-    private |= {"chat_state", "chat_role", "chat_message", "chat_reaction", "chat_settings"}
+    private |= TABLE_TALK
     for client in clients:
         first = client.received[0]["version"]
         seen = [m["version"] for m in client.received if m["type"] not in private]

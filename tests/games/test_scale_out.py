@@ -28,7 +28,8 @@ pytestmark = [
     pytest.mark.skipif(REDIS_SERVER is None, reason="no redis-server to start a private Redis"),
 ]
 
-PRIVATE = {"cards", "submission", "ok", "error", "snapshot"}  # not table events
+# Not table events: private messages, and table talk (unversioned).
+PRIVATE = {"cards", "submission", "ok", "error", "snapshot"} | live.TABLE_TALK
 
 
 @pytest.fixture

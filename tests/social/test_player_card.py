@@ -43,3 +43,12 @@ def test_a_bot_has_no_player_card(client, people) -> None:
     client.force_login(people[0])
     response = client.get(reverse("social:player", kwargs={"user_id": bot.user_id}))
     assert response.status_code == 404
+
+
+@pytest.mark.parametrize("target", ["-1", "²", "social:friends", "/" + "x" * 3000])
+def test_a_next_that_is_not_a_short_path_goes_to_the_friends_page(client, people, target) -> None:
+    an, binh, _chi = people
+    client.force_login(an)
+    response = client.post(reverse("social:block", kwargs={"user_id": binh.pk}), {"next": target})
+    assert response.status_code == 302
+    assert response["Location"] == reverse("social:friends")
