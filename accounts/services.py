@@ -45,8 +45,8 @@ def sign_up(
 def clean_display_name(name: str, *, user: User | None = None) -> str:
     """The name as it will be shown; raises AccountError if it cannot be used.
 
-    Names are unique ignoring case (and a name cannot be another player's username), so
-    nobody can pass for someone else on a table or a leaderboard. The check is not a
+    Names are unique among people ignoring case (and a name cannot be another person's
+    username), so nobody can pass for someone else on a table or a leaderboard. The check is not a
     database constraint (existing names may repeat); two players taking one name in the
     same instant is harmless: profiles are found by id, not by name.
     """
@@ -66,7 +66,10 @@ def clean_display_name(name: str, *, user: User | None = None) -> str:
         raise AccountError(
             _("A display name cannot contain invisible characters."), code="name_invisible"
         )
-    others = User.objects.exclude(pk=user.pk) if user is not None else User.objects.all()
+    # Bots are left out: they wear a bot badge on every seat and list, and their common
+    # first names (Lan, Minh...) would otherwise take the names people most want.
+    people = User.objects.filter(is_bot=False)
+    others = people.exclude(pk=user.pk) if user is not None else people
     if others.filter(Q(display_name__iexact=name) | Q(username__iexact=name)).exists():
         raise AccountError(_("Another player already uses this name."), code="name_taken")
     return name

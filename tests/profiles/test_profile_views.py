@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 from django.urls import reverse
 
+from bots.services import create_bot
 from profiles import services
 from tests.profiles.conftest import chi_pair
 
@@ -74,6 +75,18 @@ def test_a_display_name_cannot_be_another_players_username(client: Any, make_use
     client.post(reverse("accounts:profile"), {"display_name": "AN", "language": "vi"})
     binh.refresh_from_db()
     assert binh.display_name == ""
+
+
+def test_a_person_may_take_a_name_a_bot_uses(client: Any, make_user: Any) -> None:
+    bot = create_bot()
+    assert bot.user.display_name
+    lan = make_user("lan_moi")
+    client.force_login(lan)
+    client.post(
+        reverse("accounts:profile"), {"display_name": bot.user.display_name, "language": "vi"}
+    )
+    lan.refresh_from_db()
+    assert lan.display_name == bot.user.display_name  # the bot wears its badge everywhere
 
 
 def test_a_display_name_loses_repeated_spaces_and_refuses_invisible_characters(
