@@ -145,13 +145,24 @@ def _session_alive(session_key: str, user_id: int) -> bool:
     return bool(get_user_model().objects.filter(pk=user_id, is_active=True).exists())
 
 
-def _table_access(table_id: int, user: Any) -> tuple[int | None, bool]:
+def _table_access(table_id: int, user: Any) -> tuple[int | None, bool, bool]:
     """(None when the user may watch the table, else the close code that says why not;
-    whether the table is private)."""
+    whether the table is private; whether they are let in only by their staff role)."""
     table = Table.objects.filter(pk=table_id).first()
     if table is None:
-        return CLOSE_NOT_FOUND, False
-    return (None if selectors.may_enter(table, user) else CLOSE_FORBIDDEN), table.is_private
+        return CLOSE_NOT_FOUND, False, False
+    if not selectors.may_enter(table, user):
+        return CLOSE_FORBIDDEN, table.is_private, False
+    return None, table.is_private, selectors.enters_as_staff(table, user)
+
+
+def _may_still_enter(table_id: int, user_id: int) -> bool:
+    """The user as they are now (suspended? deactivated?) may still watch the table."""
+    from django.contrib.auth import get_user_model
+
+    user = get_user_model().objects.filter(pk=user_id).first()
+    table = Table.objects.filter(pk=table_id).first()
+    return user is not None and table is not None and selectors.may_enter(table, user)
 
 
 class _Consumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
@@ -224,7 +235,14 @@ class _Consumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         if not await self._session_alive():
             await self.close(code=CLOSE_UNAUTHENTICATED)
             return
+        if not await self._still_admitted():
+            await self.close(code=CLOSE_FORBIDDEN)
+            return
         await self.receive_json(content)
+
+    async def _still_admitted(self) -> bool:
+        """Whatever let this socket in still holds (a table socket checks a staff role)."""
+        return True
 
     async def send_json(self, content: Any, close: bool = False) -> None:
         # An event can reach a socket the browser has just closed. daphne raises
@@ -303,6 +321,11 @@ class TableConsumer(_Consumer):
         super().__init__(*args, **kwargs)
         self.in_order = InOrder(self.send_json)  # this socket's events, in version order
         self.private = False  # a private table's socket is closed if its host removes it
+        # Let in to a private table by a staff role only: the role is checked again every
+        # SESSION_CHECK_SECONDS, so a suspended or deactivated staff member stops watching.
+        self.by_role = False
+        self.role_checked = time.monotonic()
+        self.access_lost = False
         # This socket's presence row (games.services.presence), renewed while it is open.
         self.connection_id = uuid.uuid4()
 
@@ -322,7 +345,9 @@ class TableConsumer(_Consumer):
             await self.close(code=CLOSE_UNAUTHENTICATED)
             return
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
-        access, self.private = await run_handshake(_table_access)(self.table_id, self.user)
+        access, self.private, self.by_role = await run_handshake(_table_access)(
+            self.table_id, self.user
+        )
         if access is not None:
             # A private table is watched only by those its invite let in (docs/social.md).
             await self.close(code=access)
@@ -363,7 +388,32 @@ class TableConsumer(_Consumer):
                 # The row stops being renewed and expires (games.services.presence).
                 logger.exception("table %s: disconnect not recorded", self.table_id)
 
+    async def _still_admitted(self) -> bool:
+        """A staff role that let this socket in to a private table counts only while its
+        holder is in good standing (accounts.roles): checked every few seconds, at the
+        socket's next message or event (the page pings every 15 s)."""
+        if self.access_lost or not self.by_role:
+            return not self.access_lost
+        now = time.monotonic()
+        if now - self.role_checked < SESSION_CHECK_SECONDS:
+            return True
+        self.role_checked = now
+        try:
+            allowed = await run_command(_may_still_enter)(self.table_id, self.user.pk)
+        except Exception:
+            # The database away: ask again at the next check; the socket never dies of it.
+            logger.exception("table %s: staff standing not checked", self.table_id)
+            return True
+        if not allowed:
+            self.access_lost = True  # the socket closes; events still queued go nowhere
+        return not self.access_lost
+
     async def game_event(self, event: dict[str, Any]) -> None:
+        if self.access_lost:
+            return
+        if not await self._still_admitted():
+            await self.close(code=CLOSE_FORBIDDEN)
+            return
         payload = event["payload"]
         await self.in_order.event(payload, private=event.get("private", False))
         if (

@@ -1,18 +1,23 @@
-"""A socket to a private table is checked like the page: only with an invite (or a seat)."""
+"""A socket to a private table is checked like the page: only with an invite (or a seat),
+or by a staff role held in good standing."""
 
 from __future__ import annotations
 
 import asyncio
 import json
+from datetime import timedelta
 from typing import Any
 
 import pytest
 from channels.testing import WebsocketCommunicator
+from django.utils import timezone
 
-from games import services
+from accounts import services as accounts
+from games import consumers, services
 from games.consumers import CLOSE_FORBIDDEN, TableConsumer
 from games.models import Table
 from games.services import private
+from tests.moderation.conftest import _staff
 from tests.wsclient import run_async
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -85,3 +90,43 @@ def test_a_player_the_host_removes_from_a_private_table_is_closed_out(players) -
     accepted, code = run_async(_connect(players[1], table))
     assert not accepted
     assert code == CLOSE_FORBIDDEN
+
+
+async def _closed_code(socket: WebsocketCommunicator) -> Any:
+    """Read until the socket is closed: its close code."""
+    while True:
+        message = await socket.receive_output(timeout=10)
+        if message["type"] == "websocket.close":
+            return message.get("code")
+
+
+@pytest.mark.parametrize("then", ["the moderator pings", "the table moves"])
+def test_a_moderator_watching_a_private_table_by_role_stops_when_suspended(
+    players, make_user, monkeypatch, then
+) -> None:
+    monkeypatch.setattr(consumers, "SESSION_CHECK_SECONDS", 0.0)
+    moderator = _staff(make_user, "mod", moderator=True)
+    table = services.open_table(players[0], name="Nhà riêng", stake=10, is_private=True)
+
+    async def scenario() -> Any:
+        socket = _socket(moderator, table)
+        accepted, _code = await socket.connect(timeout=10)
+        assert accepted
+        assert (await socket.receive_json_from(timeout=10))["type"] == "snapshot"
+        await socket.send_json_to({"type": "ping", "ref": 1})  # in good standing: answered
+        assert (await socket.receive_json_from(timeout=10))["type"] == "ok"
+        loop = asyncio.get_running_loop()
+        until = timezone.now() + timedelta(days=1)
+        await loop.run_in_executor(
+            None, lambda: accounts.suspend_user(moderator, until=until, reason="Đang xem xét")
+        )
+        if then == "the moderator pings":
+            await socket.send_json_to({"type": "ping", "ref": 2})
+        else:
+            await loop.run_in_executor(None, services.stand, players[0])  # the host stands
+        return await _closed_code(socket)
+
+    assert run_async(scenario()) == CLOSE_FORBIDDEN
+    moderator.refresh_from_db()
+    accepted, code = run_async(_connect(moderator, table))
+    assert (accepted, code) == (False, CLOSE_FORBIDDEN)
