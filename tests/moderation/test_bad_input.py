@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from moderation import services
 from moderation.errors import ModerationError
-from moderation.models import Dispute
+from moderation.models import Compensation, Dispute, ModeratorLimit
 
 pytestmark = pytest.mark.django_db
 
@@ -81,3 +81,30 @@ def test_the_services_refuse_a_nul_in_any_text(
         with pytest.raises(ModerationError) as refused:
             attempt()
         assert refused.value.code == "bad_text"
+
+
+def test_staff_money_texts_with_a_nul_are_refused_and_nothing_is_paid_or_set(
+    players: list[Any], settled_round: Any, moderator: Any, admin: Any, settings: Any
+) -> None:
+    """The review's compensation, limit and reject texts: refused, nothing half-done."""
+    settings.MODERATION_COMPENSATION_LIMIT_XU = 10
+    case = services.file_dispute(players[0], settled_round.pk, category="other", text="?")
+    services.claim(moderator, case.pk)
+    attempts = [
+        lambda: services.compensate(moderator, case.pk, amount=5, reason="bad\x00"),
+        lambda: services.set_compensation_limit(
+            admin, moderator.pk, per_payment=1, per_day=1, reason="bad\x00"
+        ),
+    ]
+    for attempt in attempts:
+        with pytest.raises(ModerationError) as refused:
+            attempt()
+        assert refused.value.code == "bad_text"
+    assert not Compensation.objects.exists() and not ModeratorLimit.objects.exists()
+    pending = services.compensate(moderator, case.pk, amount=50, reason="Lỗi chia bài")
+    assert pending.status == "pending"
+    with pytest.raises(ModerationError) as refused:
+        services.reject_compensation(admin, pending.pk, reason="bad\x00")
+    assert refused.value.code == "bad_text"
+    pending.refresh_from_db()
+    assert pending.status == "pending" and pending.decided_by is None
