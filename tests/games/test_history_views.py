@@ -167,3 +167,29 @@ def test_a_round_past_the_dispute_window_says_so_instead_of_a_link(  # type: ign
     page = client.get(_detail(round_)).content.decode()
     assert reverse("moderation:file_dispute", kwargs={"round_id": round_.pk}) not in page
     assert "đã quá hạn" in page
+
+
+def test_a_hand_played_for_its_owner_is_marked_tu_xep_in_the_history_and_the_round(  # type: ignore[no-untyped-def]
+    client, players, table
+) -> None:
+    services.sit(players[0], table.pk)
+    services.sit(players[1], table.pk)
+    round_ = services.start_round(players[0], table.pk)
+    busy = round_.players.get(user=players[1])
+    services.submit_arrangement(
+        players[1], round_.pk, [busy.cards[:5], busy.cards[5:10], busy.cards[10:]]
+    )
+    round_ = run_timers(round_)  # players[0] never touched their hand
+    assert round_.players.get(user=players[0]).auto_arranged == "engine"
+
+    client.force_login(players[0])
+    assert client.get(reverse("games:history")).content.decode().count("Tự xếp") == 1
+    client.force_login(players[1])
+    assert "Tự xếp" not in client.get(reverse("games:history")).content.decode()
+    text = _visible_text(client.get(_detail(round_)).content.decode())
+    assert text.count("Tự xếp") == 1  # the other player's hand, as everyone sees the round
+    assert "cách xếp tốt nhất, do hết giờ" in text
+    players[1].preferred_language = "en"
+    players[1].save(update_fields=["preferred_language"])
+    text = _visible_text(client.get(_detail(round_)).content.decode())
+    assert "Auto-arranged: the best arrangement, time ran out" in text
