@@ -81,6 +81,22 @@ def test_an_admin_cannot_step_into_a_case_they_played_in(
     assert len(_refusals(admin)) == 4
 
 
+def test_a_moderator_cannot_handle_a_report_about_themselves(
+    moderator: Any, other_moderator: Any, players: list[Any], table: Any
+):
+    games.sit(players[1], table.pk)  # a report made from a table, the moderator not seated
+    case = services.report_player(
+        players[1], moderator.pk, category="other", text="Nói bậy", table_id=table.pk
+    )
+    with pytest.raises(Forbidden) as refused:
+        services.claim(moderator, case.pk)
+    assert refused.value.code == "conflict_of_interest"
+    assert _refusals(moderator)[0].after == {"tried": "claim", "code": "conflict_of_interest"}
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Dispute.objects.filter(pk=case.pk).update(moderator=moderator, status="in_review")
+    services.claim(other_moderator, case.pk)  # someone it does not concern handles it
+
+
 def test_a_staff_member_is_never_paid_by_a_case_they_filed(
     moderator: Any, other_moderator: Any, own_report: Any
 ):
