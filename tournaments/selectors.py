@@ -39,7 +39,7 @@ def recent_finished(limit: int = 10) -> QuerySet[Tournament]:
     )
 
 
-def entry_of(tournament: Tournament, user: User | None) -> Entry | None:
+def entry_of(tournament: Tournament, user: Any) -> Entry | None:
     if user is None or not user.is_authenticated:
         return None
     return Entry.objects.filter(tournament=tournament, user=user).first()
