@@ -6,7 +6,6 @@ from typing import Any
 
 from django.db.models import Count, Q, QuerySet
 
-from accounts.models import User
 from games.models import Round, Seat
 from games.selectors import LIVE_STATES
 from ledger import selectors as ledger_selectors
