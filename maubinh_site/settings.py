@@ -303,6 +303,10 @@ TOURNAMENT_BOT_WAIT_SECONDS = env_int("TOURNAMENT_BOT_WAIT_SECONDS", 60, minimum
 # The tournament tables' clock (RULES.md section 9 limits): arranging and each reveal.
 TOURNAMENT_ARRANGE_SECONDS = env_int("TOURNAMENT_ARRANGE_SECONDS", 60, minimum=30, maximum=180)
 TOURNAMENT_REVEAL_SECONDS = env_int("TOURNAMENT_REVEAL_SECONDS", 3, minimum=2, maximum=10)
+# How long a bot thinks before it submits, "low,high" seconds (bots.services.THINK_SECONDS
+# unless set; the browser tests set it short).
+if env_str("BOTS_THINK_SECONDS", ""):
+    BOTS_THINK_SECONDS = tuple(float(s) for s in env_str("BOTS_THINK_SECONDS", "").split(",")[:2])
 
 TABLE_INVITE_HOURS = env_int("TABLE_INVITE_HOURS", 24, minimum=1, maximum=24 * 30)
 # How long the host can keep a free seat for an invited friend.
