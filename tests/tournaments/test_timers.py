@@ -44,7 +44,9 @@ def test_the_sweeper_runs_a_table_step_whose_timer_was_lost(players, small_stack
         if Entry.objects.filter(tournament=t, state=EntryState.BUSTED).exists():
             break
     busted = set(
-        Entry.objects.filter(tournament=t, state=EntryState.BUSTED).values_list("user_id", flat=True)
+        Entry.objects.filter(tournament=t, state=EntryState.BUSTED).values_list(
+            "user_id", flat=True
+        )
     )
     assert busted and Seat.objects.filter(user_id__in=busted).exists()
     assert services.sweep_due() >= 1
