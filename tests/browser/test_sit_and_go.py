@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import DESKTOP, Pages, Site, axe_violations
+from tests.browser.conftest import DESKTOP, Site, axe_violations
 from tests.processes import collect_static, daphne, site_env
 
 pytestmark = pytest.mark.browser
@@ -28,7 +28,8 @@ FAST = {
 
 
 @pytest.fixture(scope="module")
-def fast_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
+    """This module's own site (the package's ``site``, overridden): the fast structure."""
     from tests.browser.conftest import CREATE_USERS, PASSWORD
 
     tmp = tmp_path_factory.mktemp("sng-site")
@@ -41,24 +42,16 @@ def fast_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
         yield Site(url, env)
 
 
-@pytest.fixture
-def fast_pages(fast_site: Site, browser: Any) -> Iterator[Pages]:
-    opened = Pages(fast_site, browser)
-    yield opened
-    opened.close()
-    assert not opened.errors, "console errors:\n" + "\n".join(opened.errors)
-
-
 def _finished(page: Any) -> bool:
     return bool(page.locator("[data-testid=tournament-info] [data-testid=result]").inner_text())
 
 
 def test_a_sit_and_go_of_four_with_three_bots_runs_from_join_to_prizes(
-    fast_pages: Any, shoot: Any
+    pages: Any, shoot: Any
 ) -> None:
     started = time.monotonic()
-    base = fast_pages.site.url
-    page = fast_pages.login("an", DESKTOP)
+    base = pages.site.url
+    page = pages.login("an", DESKTOP)
     page.click("[data-testid=tournaments-link]")
     page.wait_for_url(base + "/tournaments/")
     assert not axe_violations(page)
@@ -118,7 +111,7 @@ def test_a_sit_and_go_of_four_with_three_bots_runs_from_join_to_prizes(
     assert not axe_violations(page)
     shoot(page, "sit-and-go-finished")
     assert (
-        fast_pages.site.manage("ledger_check")
+        pages.site.manage("ledger_check")
         .strip()
         .endswith("OK: every balance matches its history")
     )
