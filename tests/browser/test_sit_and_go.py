@@ -111,8 +111,6 @@ def test_a_sit_and_go_of_four_with_three_bots_runs_from_join_to_prizes(
     assert not axe_violations(page)
     shoot(page, "sit-and-go-finished")
     assert (
-        pages.site.manage("ledger_check")
-        .strip()
-        .endswith("OK: every balance matches its history")
+        pages.site.manage("ledger_check").strip().endswith("OK: every balance matches its history")
     )
     assert time.monotonic() - started < 120
