@@ -19,6 +19,7 @@ from games.models import (
     Preset,
     Round,
     Seat,
+    StakesIn,
     Table,
 )
 from games.rules import Rules, RulesConfigError
@@ -48,8 +49,12 @@ def create_table(
     allow_bots: bool = False,
     bot_wait_seconds: int = 5,
     is_private: bool = False,
+    stakes_in: str = StakesIn.XU,
 ) -> Table:
-    """Open a table; house rules are validated against RULES.md section 9."""
+    """Open a table; house rules are validated against RULES.md section 9.
+
+    ``stakes_in`` other than xu: a table an app (a tournament) opens for its own players
+    (games.stakes): unlisted, with seats it assigns, outside its creator's table limits."""
     name = name.strip()
     if not name or len(name) > 60:
         raise GameError(_("A table needs a name of 1 to 60 characters."), code="bad_name")
@@ -71,7 +76,10 @@ def create_table(
     minimum = MIN_BALANCE_STAKES * stake if min_balance is None else min_balance
     if minimum < 0:
         raise GameError(_("The minimum balance cannot be negative."), code="bad_min_balance")
-    _within_host_limits(host)
+    if stakes_in not in StakesIn.values:
+        raise GameError(_("Unknown kind of stakes."), code="bad_stakes_in")
+    if stakes_in == StakesIn.XU:
+        _within_host_limits(host)
     table = Table.objects.create(
         name=name,
         host=host,
@@ -83,8 +91,9 @@ def create_table(
         allow_bots=allow_bots,
         bot_wait_seconds=bot_wait_seconds,
         is_private=bool(is_private),
+        stakes_in=stakes_in,
     )
-    if not table.is_private:
+    if not table.is_private and not table.is_managed:
         events.to_lobby({"type": "table", "table": lobby_row(table)})
     return table
 
@@ -159,7 +168,7 @@ def close_table(table_id: Any, *, if_empty_before: datetime | None = None) -> Ta
         for seat in seated:
             remove_seat(table, seat, reason="table_closed")
     # Last, so the lobby hears it after any seat change above.
-    if not table.is_private:
+    if not table.is_private and not table.is_managed:
         events.to_lobby({"type": "table_closed", "table": table.pk})
     return table
 
@@ -174,7 +183,8 @@ def close_empty_tables(now: datetime | None = None) -> int:
     now = now or timezone.now()
     seated = Exists(Seat.objects.filter(table=OuterRef("pk")))
     live = Exists(Round.objects.filter(table=OuterRef("pk"), state__in=LIVE_STATES))
-    people = Table.objects.filter(is_open=True, host__is_bot=False)
+    # A tournament's tables are its own to close (they may wait empty between its steps).
+    people = Table.objects.filter(is_open=True, host__is_bot=False, stakes_in=StakesIn.XU)
     # Not service writes a client sees (no version): only the sweep's own bookkeeping.
     people.filter(seated, empty_since__isnull=False).update(empty_since=None)
     people.filter(~seated, empty_since__isnull=True).update(empty_since=now)

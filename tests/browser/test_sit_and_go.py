@@ -1,0 +1,116 @@
+"""A sit-and-go of four from join to prizes: one person and three bots, in a browser.
+
+Its own site with a fast structure (20 chips each, 10 a chi from the first round and a new
+level every round, short reveals, quick bots), so it finishes in about a minute."""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tests.browser.conftest import DESKTOP, Site, axe_violations
+from tests.processes import collect_static, daphne, site_env
+
+pytestmark = pytest.mark.browser
+
+FAST = {
+    "TOURNAMENT_STARTING_STACK": "20",
+    "TOURNAMENT_FIRST_STAKE": "10",
+    "TOURNAMENT_LEVEL_ROUNDS": "1",
+    "TOURNAMENT_REVEAL_SECONDS": "2",
+    "TOURNAMENT_ARRANGE_SECONDS": "30",
+    "BOTS_THINK_SECONDS": "0.3,0.8",
+}
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
+    """This module's own site (the package's ``site``, overridden): the fast structure."""
+    from tests.browser.conftest import CREATE_USERS, PASSWORD
+
+    tmp = tmp_path_factory.mktemp("sng-site")
+    env = site_env(DATABASE_URL=f"sqlite:///{tmp / 'db.sqlite3'}", LOG_LEVEL="WARNING", **FAST)
+    setup = Site("", env)
+    setup.manage("migrate", "--noinput", "-v0")
+    collect_static(env)
+    setup.manage("shell", "-c", CREATE_USERS.format(users=[("an", "An")], password=PASSWORD))
+    with daphne(env, tmp / "daphne.log") as url:
+        yield Site(url, env)
+
+
+def _finished(page: Any) -> bool:
+    return bool(page.locator("[data-testid=tournament-info] [data-testid=result]").inner_text())
+
+
+def test_a_sit_and_go_of_four_with_three_bots_runs_from_join_to_prizes(
+    pages: Any, shoot: Any
+) -> None:
+    started = time.monotonic()
+    base = pages.site.url
+    page = pages.login("an", DESKTOP)
+    page.click("[data-testid=tournaments-link]")
+    page.wait_for_url(base + "/tournaments/")
+    assert not axe_violations(page)
+    page.fill("#id_name", "Sit-and-go tối")
+    page.fill("#id_players", "4")
+    page.fill("#id_buy_in", "500")
+    page.check("#id_allow_bots")
+    page.click("[data-testid=create-tournament-submit]")
+    page.wait_for_url(re.compile(r".*/tournaments/\d+/$"))
+    assert "9.500" in page.locator("[data-testid=header-balance]").inner_text()
+    page.click("[data-testid=start-now]")
+    # The bots paid in too: four entrants, one table, the level schedule and prize table.
+    page.wait_for_selector("[data-testid=my-table]:visible")
+    assert page.locator("#standings-body tr").count() == 4
+    assert page.locator("[data-testid=prize-table] li").count() == 1  # 4 players: all to 1st
+    assert "2.000" in page.locator("[data-testid=prize-table]").inner_text()
+    assert not axe_violations(page)
+    shoot(page, "sit-and-go-started")
+
+    page.click("[data-testid=my-table]")
+    page.wait_for_url(re.compile(r".*/tables/\d+/$"))
+    page.wait_for_selector("[data-testid=tournament-info]")
+    assert page.locator("#leave-button").is_hidden()  # nobody leaves a tournament table
+    rounds = 0
+    deadline = time.monotonic() + 100
+    while not _finished(page) and time.monotonic() < deadline:
+        try:
+            page.wait_for_function(
+                "document.querySelector('#suggest')?.checkVisibility()"
+                " || !!document.querySelector('#tournament-info #result')?.textContent",
+                timeout=30_000,
+            )
+        except Exception:
+            continue
+        if _finished(page):
+            break
+        page.click("#suggest")
+        page.wait_for_selector("#suggestions button.suggestion")
+        page.locator("#suggestions button.suggestion").first.click()
+        page.click("#submit")
+        rounds += 1
+        if rounds == 1:
+            shoot(page, "sit-and-go-table")
+        # The showdown begins once everyone has sent (the bots are quick).
+        page.wait_for_function("!document.querySelector('#suggest')?.checkVisibility()")
+    assert _finished(page), "the tournament did not finish in time"
+
+    page.click("[data-testid=tournament-info] a")
+    page.wait_for_url(re.compile(r".*/tournaments/\d+/$"))
+    page.wait_for_function("document.querySelector('[data-testid=result]').textContent !== ''")
+    rows = page.locator("#standings-body tr")
+    assert rows.count() == 4
+    places = [rows.nth(i).locator("td").first.inner_text() for i in range(4)]
+    assert places == ["1", "2", "3", "4"]
+    assert "2.000 xu" in rows.nth(0).inner_text()  # the winner takes the whole pool
+    assert page.locator("#bust-order").inner_text().count(",") == 2  # three busted, in order
+    assert not axe_violations(page)
+    shoot(page, "sit-and-go-finished")
+    assert (
+        pages.site.manage("ledger_check").strip().endswith("OK: every balance matches its history")
+    )
+    assert time.monotonic() - started < 120
