@@ -199,6 +199,7 @@ def lobby_row(
         "host_id": table.host_id,
         "version": table.version,
         "open": table.is_open,
+        "duplicate": table.duplicate_schedule_id is not None,
     }
 
 
@@ -449,7 +450,7 @@ def summary_payload(round_: Round, players: list[RoundPlayer] | None = None) -> 
         "scoops": scoop_lines(settlement) if settlement else [],
         "rated": ratings.get("rated"),
         "unrated_reason": ratings.get("reason") or None,
-        "server_seed": round_.server_seed,
+        "server_seed": round_.revealed_server_seed,
         "commitment": round_.server_seed_hash,
         "client_seeds": round_.client_seeds,
     }
@@ -520,7 +521,7 @@ def void_payload(round_: Round, reason: str | None = None) -> dict[str, Any]:
             }
             for p in players
         ],
-        "server_seed": round_.server_seed,
+        "server_seed": round_.revealed_server_seed,
     }
 
 
@@ -557,11 +558,28 @@ def table_snapshot(table: Table, user: User | None) -> dict[str, Any]:
 def verify_round(round_: Round) -> None:
     """Recompute a finished round's deal from its seeds; raise ``FairnessError`` on mismatch.
 
-    The server seed is secret until the round is over, so only finished rounds verify.
+    The server seed is secret until the round is over, so only finished rounds verify. A
+    duplicate round's seed is its board's, secret until the board is revealed (other tables
+    may still be dealt it): until then ``FairnessError`` code ``board_not_revealed``.
     """
     from games.rules.fair import FairnessError
 
     if not round_.is_finished:
         raise FairnessError("the server seed is revealed when the round is over", "not_finished")
+    seed = round_.server_seed
+    board = round_.board if round_.board_id is not None else None
+    if board is not None:
+        if not board.is_revealed:
+            raise FairnessError(
+                "the board's seed is revealed when the board's play is over",
+                "board_not_revealed",
+            )
+        if round_.server_seed_hash != board.seed_hash:
+            raise FairnessError(
+                "the round's commitment is not the board's published hash", "commitment"
+            )
+        if list(round_.client_seeds) != [board.client_seed]:
+            raise FairnessError("the round was not dealt with the board's client seed", "seed")
+        seed = board.seed
     hands = [parse_cards(p.cards) for p in round_.players.order_by("position")]
-    verify_deal(round_.server_seed, round_.server_seed_hash, round_.client_seeds, hands)
+    verify_deal(seed, round_.server_seed_hash, round_.client_seeds, hands)

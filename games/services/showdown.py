@@ -27,6 +27,7 @@ from games.selectors import (
     settle_round_result,
     summary_payload,
 )
+from games.services import duplicate
 from games.services.common import (
     bump,
     enqueue_advance,
@@ -182,5 +183,6 @@ def settle(table: Table, round_: Round) -> None:
             "server_seed": round_.server_seed,
         },
     )
+    duplicate.round_finished(round_)
     logger.info("settled")
     round_over(table, {"type": "settled", **summary_payload(round_, players)})
