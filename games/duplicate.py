@@ -15,16 +15,19 @@ formulas:
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
-from django.db.models import Q, QuerySet
+from django.db.models import Count, Q, QuerySet
 
 from accounts.models import User
 from games.models import DuplicateBoard, DuplicateSchedule, Round, RoundPlayer, RoundState
+from games.rules.fair import commitment
 
 
 @dataclass(frozen=True)
@@ -54,6 +57,8 @@ class BoardResult:
     """Units minus the mean units of those others; None while there are none."""
     matchpoints: float | None
     """The share of those others this result beat (a tie counts half); None if none."""
+    hands: list[dict[str, Any]] | None
+    """The settlement's name of each chi (as the round page shows them), if arranged."""
     settled_at: datetime | None
     group: str
     """Equal for results that held the same cards in the same game (board, slot, players
@@ -138,11 +143,20 @@ def _results(players: Iterable[RoundPlayer]) -> list[BoardResult]:
                 others=len(others),
                 score=score,
                 matchpoints=matchpoints,
+                hands=_hands(p),
                 settled_at=p.round.settled_at,
                 group=keys[p.pk],
             )
         )
     return out
+
+
+def _hands(p: RoundPlayer) -> list[dict[str, Any]] | None:
+    for outcome in (p.round.settlement or {}).get("players", []):
+        if outcome.get("id") == str(p.position):
+            hands: list[dict[str, Any]] | None = outcome.get("hands")
+            return hands
+    return None
 
 
 def duplicate_scores(schedule_id: int, board_no: int) -> list[BoardResult]:
@@ -204,31 +218,94 @@ def has_played_board(user: User, board: DuplicateBoard) -> bool:
     ).exists()
 
 
-def others_with_these_cards(round_: Round, viewer: User) -> list[BoardResult] | None:
-    """For the round page: the other settled rounds where the viewer's seat's cards of this
-    duplicate round were held, with how they were arranged and scored.
+@dataclass(frozen=True)
+class Holders:
+    """The viewer's hand of a duplicate board and everyone else who held it."""
 
-    None when it is not for this viewer: not a duplicate round, the round not over, or the
-    viewer did not play it (a spectator sees it once the board is revealed, and then the
-    results of the seat the page is about are not theirs: nothing is shown to them).
-    Only settled rounds are listed, so no arrangement of a round still being played shows.
+    board: DuplicateBoard
+    slot: int
+    players: int
+    mine: BoardResult | None
+    """The viewer's own scored result (None if their round was voided)."""
+    others: list[BoardResult]
+    """The other settled rounds where these cards were held, first played first."""
+
+
+def others_with_these_cards(round_: Round, viewer: User) -> Holders | None:
+    """For the round page: who else held the viewer's cards of this duplicate round, how
+    they arranged them and how they scored.
+
+    None unless the viewer played this round and it is over: a player sees others'
+    arrangements of a board only after playing it, and only settled rounds are listed, so
+    no arrangement of a round still being played shows. Someone who did not play the
+    round (a spectator) gets None: the cards compared would not be theirs.
     """
     board = board_of(round_)
     if board is None or not round_.is_finished:
         return None
+    positions = sorted(round_.players.values_list("position", flat=True))
     mine = round_.players.filter(user=viewer).first()
     if mine is None:
         return None
-    positions = sorted(round_.players.values_list("position", flat=True))
-    key = group_key(round_, positions.index(mine.position), len(positions))
-    results = duplicate_scores(board.schedule_id, board.number)
-    return [r for r in results if r.group == key and r.round_id != round_.pk]
+    slot = positions.index(mine.position)
+    key = group_key(round_, slot, len(positions))
+    held = [r for r in duplicate_scores(board.schedule_id, board.number) if r.group == key]
+    return Holders(
+        board=board,
+        slot=slot,
+        players=len(positions),
+        mine=next((r for r in held if r.round_id == round_.pk), None),
+        others=[r for r in held if r.round_id != round_.pk],
+    )
 
 
-def viewable_rounds_filter() -> Q:
-    """Rounds a non-player may look at: ordinary ones, or duplicate ones of revealed boards
-    (before that, their cards are the cards of a board someone may still be dealt)."""
-    return Q(board__isnull=True) | Q(board__revealed_at__isnull=False)
+def boards_played_by(user: User) -> QuerySet[RoundPlayer]:
+    """The user's seats in duplicate rounds that are over: those boards hold no secret
+    for them any more."""
+    return RoundPlayer.objects.filter(
+        user=user,
+        round__board__isnull=False,
+        round__state__in=[RoundState.SETTLED, RoundState.CANCELLED],
+    )
+
+
+def viewable_rounds_filter(user: User) -> Q:
+    """Rounds a non-player may look at: ordinary ones, duplicate ones of revealed boards,
+    and those of a board ``user`` has played to the end (nobody is dealt a board twice).
+    Before that, a duplicate round's cards are a board the viewer may still be dealt."""
+    played = boards_played_by(user).values("round__board_id")
+    return Q(board__isnull=True) | Q(board__revealed_at__isnull=False) | Q(board_id__in=played)
+
+
+@dataclass(frozen=True)
+class BoardCommitment:
+    number: int
+    seed_hash: str
+    client_seed: str
+    seed: str
+    """Empty until the board is revealed."""
+    rounds: int
+    """Rounds dealt from the board so far."""
+    verified: bool | None
+    """For a revealed board: whether its seed matches the hash published for it."""
+
+
+def board_commitments(schedule: DuplicateSchedule) -> list[BoardCommitment]:
+    """A schedule's boards as published: every hash, and each seed once it is revealed."""
+    rows = schedule.boards.annotate(dealt=Count("rounds")).order_by("number")
+    return [
+        BoardCommitment(
+            number=b.number,
+            seed_hash=b.seed_hash,
+            client_seed=b.client_seed,
+            seed=b.seed if b.is_revealed else "",
+            rounds=b.dealt,
+            verified=hmac.compare_digest(commitment(b.seed), b.seed_hash)
+            if b.is_revealed
+            else None,
+        )
+        for b in rows
+    ]
 
 
 def open_schedules() -> QuerySet[DuplicateSchedule]:

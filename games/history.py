@@ -44,11 +44,11 @@ def viewable_round(user: User, round_id: int) -> Round | None:
     """A round the user played, or a finished one at a public table (profiles link to it).
 
     Others' live rounds and rounds at private tables do not exist for them, nor does a
-    duplicate round before its board is revealed (they may yet be dealt that board).
+    duplicate round of a board they may yet be dealt (games.duplicate).
     """
     return played_round(user, round_id) or (
         Round.objects.filter(
-            viewable_rounds_filter(),
+            viewable_rounds_filter(user),
             pk=round_id,
             table__is_private=False,
             state__in=[RoundState.SETTLED, RoundState.CANCELLED],

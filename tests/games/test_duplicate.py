@@ -4,70 +4,22 @@ everyone who held the same cards (docs/duplicate.md)."""
 from __future__ import annotations
 
 import hashlib
-import random
-from collections.abc import Callable
-from typing import Any
 
 import pytest
 
 from games import services
 from games.duplicate import duplicate_scores, others_with_these_cards, schedule_totals
 from games.errors import GameError
-from games.models import DuplicateBoard, Round, RoundState, Table
+from games.models import DuplicateBoard, Round, RoundState
 from games.rules import format_cards
 from games.rules.fair import FairnessError, deal_from_seeds
 from games.selectors import summary_payload, verify_round
 from games.services import duplicate
 from tests.games.arranging import naive_arrangement
+from tests.games.duplicates import Arrange, as_dealt, duplicate_table, play
 from tests.games.played import run_timers
 
 pytestmark = pytest.mark.django_db
-
-Arrange = Callable[[list[str]], list[list[str]]]
-
-
-def as_dealt(cards: list[str]) -> list[list[str]]:
-    return [cards[:5], cards[5:10], cards[10:]]
-
-
-@pytest.fixture(autouse=True)
-def fixed_boards(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Board seeds from a seeded generator: the same boards every run."""
-    rng = random.Random(17)
-    monkeypatch.setattr(duplicate, "new_board_seed", lambda: f"{rng.getrandbits(256):064x}")
-
-
-@pytest.fixture
-def people(make_user):  # type: ignore[no-untyped-def]
-    return [make_user(f"p{n}") for n in range(6)]
-
-
-@pytest.fixture
-def schedule(people):  # type: ignore[no-untyped-def]
-    return duplicate.create_schedule(
-        name="Giải thử",
-        boards=4,
-        rules_overrides={"arrange_seconds": 30, "reveal_seconds": 2, "start_seconds": 5},
-        created_by=people[0],
-    )
-
-
-def duplicate_table(host: Any, schedule: Any, name: str = "Bàn lặp") -> Table:
-    return services.create_table(host, name=name, stake=10, duplicate_schedule=schedule)
-
-
-def play(table: Table, users: list[Any], arrange: list[Arrange] | None = None) -> Round:
-    """``users`` sit, the first starts, each submits with their ``arrange``, all stand."""
-    for user in users:
-        services.sit(user, table.pk)
-    round_ = services.start_round(users[0], table.pk)
-    ways = arrange or [naive_arrangement] * len(users)
-    for rp, way in zip(round_.players.select_related("user"), ways, strict=True):
-        services.submit_arrangement(rp.user, round_.pk, way(rp.cards))
-    round_ = run_timers(round_)
-    for user in users:
-        services.stand(user)
-    return round_
 
 
 def test_every_board_seed_is_committed_before_any_table_plays_it(schedule):
@@ -211,7 +163,7 @@ def test_nobody_is_dealt_a_board_twice(people, schedule):
     assert again.board.number == 2  # type: ignore[union-attr]
 
 
-def test_a_table_with_every_board_played_says_so(people, make_user):
+def test_a_table_with_every_board_played_says_so(people, fixed_boards):
     small = duplicate.create_schedule(
         name="Hai bàn", boards=1, rules_overrides={"arrange_seconds": 30}
     )
@@ -298,11 +250,12 @@ def test_others_with_these_cards_lists_only_settled_holders_of_my_hand(people, s
     live = services.start_round(people[4], third.pk)  # board 1, still being arranged
     assert live.board == mine.board
 
-    others = others_with_these_cards(mine, people[0])
-    assert others is not None
-    assert [(r.round_id, r.user_id) for r in others] == [(theirs.pk, people[2].pk)]
+    holders = others_with_these_cards(mine, people[0])
+    assert holders is not None and holders.mine is not None
+    assert holders.mine.user_id == people[0].pk and holders.slot == 0
+    assert [(r.round_id, r.user_id) for r in holders.others] == [(theirs.pk, people[2].pk)]
     held = theirs.players.get(user=people[2])
-    assert others[0].arrangement == held.arrangement
+    assert holders.others[0].arrangement == held.arrangement
     # Someone who did not play the round gets nothing from it.
     assert others_with_these_cards(mine, people[4]) is None
     # Nor does a player whose round of the board is still going.
