@@ -82,6 +82,17 @@ class PlayerTotal:
     """The mean matchpoints of the compared boards (0..1), None if none was compared."""
 
 
+def compare(units: int, others: list[int]) -> tuple[float | None, float | None]:
+    """The duplicate score and matchpoints of ``units`` against the other holders' units:
+    units minus their mean, and the share of them beaten (a tie counts half); None, None
+    when there is nobody to compare with."""
+    if not others:
+        return None, None
+    score = units - sum(others) / len(others)
+    beaten = sum(1.0 if units > o else 0.5 if units == o else 0.0 for o in others)
+    return score, beaten / len(others)
+
+
 def group_key(round_: Round, slot: int, players: int) -> str:
     """Who held hand ``slot`` of this round's board among ``players``, under its rules."""
     rules = hashlib.sha256(json.dumps(round_.rules_json, sort_keys=True).encode()).hexdigest()
@@ -117,11 +128,7 @@ def _results(players: Iterable[RoundPlayer]) -> list[BoardResult]:
         holders = groups[keys[p.pk]]
         units = p.units or 0
         others = [h.units or 0 for h in holders if h.pk != p.pk]
-        score = matchpoints = None
-        if others:
-            score = units - sum(others) / len(others)
-            beaten = sum(1.0 if units > o else 0.5 if units == o else 0.0 for o in others)
-            matchpoints = beaten / len(others)
+        score, matchpoints = compare(units, others)
         board = p.round.board
         out.append(
             BoardResult(

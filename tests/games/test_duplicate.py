@@ -6,9 +6,11 @@ from __future__ import annotations
 import hashlib
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from games import services
-from games.duplicate import duplicate_scores, others_with_these_cards, schedule_totals
+from games.duplicate import compare, duplicate_scores, others_with_these_cards, schedule_totals
 from games.errors import GameError
 from games.models import DuplicateBoard, Round, RoundState
 from games.rules import format_cards
@@ -260,3 +262,21 @@ def test_others_with_these_cards_lists_only_settled_holders_of_my_hand(people, s
     assert others_with_these_cards(mine, people[4]) is None
     # Nor does a player whose round of the board is still going.
     assert others_with_these_cards(live, people[4]) is None
+
+
+@given(st.lists(st.integers(min_value=-400, max_value=400), min_size=2, max_size=12))
+def test_the_holders_of_a_hand_score_zero_between_them(units: list[int]) -> None:
+    """Whatever they scored, one hand's holders' duplicate scores add up to 0 and their
+    matchpoints average one half: the comparison creates no points."""
+    results = [compare(u, units[:k] + units[k + 1 :]) for k, u in enumerate(units)]
+    assert sum(score or 0 for score, _ in results) == pytest.approx(0, abs=1e-6)
+    assert sum(mp or 0 for _, mp in results) / len(units) == pytest.approx(0.5)
+    best = max(units)
+    for u, (score, mp) in zip(units, results, strict=True):
+        assert score is not None and mp is not None and 0 <= mp <= 1
+        if u == best and units.count(best) == 1:
+            assert mp == 1 and score > 0
+
+
+def test_a_lone_result_is_compared_with_nobody() -> None:
+    assert compare(5, []) == (None, None)
