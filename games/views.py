@@ -150,6 +150,9 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
         "report": reverse("moderation:report_player", kwargs={"user_id": 0}),
         # A player's card: befriend or block them (docs/social.md).
         "player": reverse("social:player", kwargs={"user_id": 0}),
+        # A duplicate schedule's page (its published board hashes); set at a duplicate table.
+        "duplicate": reverse("games:duplicate_schedule", kwargs={"schedule_id": 0}),
+        "is_duplicate": table.duplicate_schedule_id is not None,
         # Bonus names in the page's language, from games.rules (the summary names them).
         "bonus_names": {
             key: names[1] if translation.get_language() == "en" else names[0]
