@@ -83,13 +83,28 @@ def test_others_with_these_cards_appear_once_another_table_played_the_board(
     an.click("#verify-button")
     an.wait_for_function("() => /lặp/.test(document.getElementById('verify-result').textContent)")
 
+    # The table page: a client seed does nothing here, and the seed comes with the board.
+    an.goto(f"{site.url}/tables/{made['first']}/")
+    note = an.locator('[data-testid="duplicate-seed-note"]')
+    assert "hạt giống của bạn không có tác dụng" in (note.text_content() or "")  # folded
+    seed = an.locator('[data-testid="summary-seed"]')
+    seed.wait_for()
+    assert "công khai khi bộ chia đã chơi xong" in seed.inner_text()
+    assert re.search(r"SHA-256: [0-9a-f]{64}", seed.inner_text())
+    assert an.locator("#summary .summary-links").inner_text().startswith("Chi tiết ván")
+
     # Em has not played board 1: its rounds do not exist for her yet.
     em = pages.login("em", PHONE)
     # (Asked with her cookies, not by navigating: a 404 page logs a console error.)
     assert em.context.request.get(f"{site.url}/history/{mine['round']}/").status == 404
+    # Watching table A she sees each result in xu, not a card, and no link to the round.
+    em.goto(f"{site.url}/tables/{made['first']}/")
+    em.locator(".summary-withheld").wait_for()
+    assert em.locator("[data-card]").count() == 0
+    assert "Chi tiết ván" not in em.locator("#summary .summary-links").inner_text()
 
     theirs = _shell(site, PLAY.format(names=["dung", "em"], table=made["second"]))
-    an.reload()
+    an.goto(f"{site.url}/history/{mine['round']}/")
     holder = an.locator(f'[data-testid="holder"][data-round="{theirs["round"]}"]')
     assert "Dũng" in holder.inner_text()
     assert holder.locator(".chi-line").count() == 3

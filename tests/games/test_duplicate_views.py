@@ -10,6 +10,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.urls import reverse
 
+from accounts import services as account_services
 from games import services
 from games.models import DuplicateSchedule, Round, Table
 from games.services import duplicate
@@ -168,3 +169,20 @@ def test_staff_run_a_schedule_from_the_command_line(people, fixed_boards) -> Non
     assert not schedule.boards.filter(revealed_at__isnull=True).exists()
     with pytest.raises(CommandError):
         call_command("duplicate", "assign", str(table.pk), str(schedule.pk), "1", stdout=out)
+
+
+def test_the_table_page_says_a_client_seed_does_nothing_at_a_duplicate_table(
+    client, people, schedule, table
+) -> None:  # type: ignore[no-untyped-def]
+    client.force_login(people[0])
+    duplicate_page = reverse(
+        "games:table", kwargs={"table_id": duplicate_table(people[0], schedule).pk}
+    )
+    page = client.get(duplicate_page).content.decode()
+    assert 'data-testid="duplicate-seed-note"' in page
+    assert "hạt giống của bạn không có tác dụng ở đây" in page
+    assert reverse("games:duplicate_schedule", kwargs={"schedule_id": schedule.pk}) in page
+    account_services.set_preferred_language(people[0], "en")
+    assert "your client seed does nothing here" in client.get(duplicate_page).content.decode()
+    ordinary = client.get(reverse("games:table", kwargs={"table_id": table.pk})).content.decode()
+    assert 'data-testid="duplicate-seed-note"' not in ordinary
