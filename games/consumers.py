@@ -415,6 +415,9 @@ class TableConsumer(_Consumer):
             await self.close(code=CLOSE_FORBIDDEN)
             return
         payload = event["payload"]
+        audience = event.get("audience")
+        if audience is not None and self.user.pk not in audience:
+            payload = event["others"]  # a duplicate board's cards, withheld (docs/duplicate.md)
         await self.in_order.event(payload, private=event.get("private", False))
         if (
             self.private

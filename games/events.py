@@ -3,7 +3,8 @@
 Groups: ``lobby`` (table list), ``table-<id>`` (public events of a table: seats, round
 progress, reveals), ``table-<id>-user-<uid>`` (one player's private events at that table:
 their own cards). Spectators join only the public group. Every table event carries the
-table ``version`` it produced.
+table ``version`` it produced. A public event may name its audience: a duplicate board's
+showdown goes in full to those who may see its cards, withheld to the others.
 """
 
 from __future__ import annotations
@@ -93,30 +94,57 @@ def _group_send(layer: BaseChannelLayer, group: str, message: dict[str, Any]) ->
         async_to_sync(layer.group_send)(group, message)
 
 
-def _send(group: str, payload: dict[str, Any], private: bool = False) -> None:
+def _send(
+    group: str,
+    payload: dict[str, Any],
+    private: bool = False,
+    audience: tuple[list[int], dict[str, Any]] | None = None,
+) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
+    message = {"type": "game.event", "payload": payload, "private": private}
+    if audience is not None:
+        # Every socket of the group gets the message; the consumer hands ``payload`` to
+        # the users listed and ``others`` to the rest (games.consumers.TableConsumer).
+        message["audience"], message["others"] = audience
     try:
-        _group_send(layer, group, {"type": "game.event", "payload": payload, "private": private})
+        _group_send(layer, group, message)
     except Exception:
         # The state is committed; a client that misses this event sees a version gap and
         # asks for a snapshot. Never let a broadcast failure surface as a failed action.
         logger.exception("broadcast to %s failed", group)
 
 
-def publish(group: str, payload: dict[str, Any], *, private: bool = False) -> None:
+def publish(
+    group: str,
+    payload: dict[str, Any],
+    *,
+    private: bool = False,
+    audience: tuple[list[int], dict[str, Any]] | None = None,
+) -> None:
     """Send ``payload`` to ``group`` once the current transaction commits (now if none).
 
     Sent after the commit, events of one table can overtake each other on their way: the
     next command of the table commits while this thread (or another process) is still
     sending. The table socket puts them back in version order (``games.sequencer``).
     """
-    transaction.on_commit(lambda: _send(group, payload, private))
+    transaction.on_commit(lambda: _send(group, payload, private, audience))
 
 
-def to_table(table_id: int, payload: dict[str, Any]) -> None:
-    publish(table_group(table_id), payload)
+def to_table(
+    table_id: int,
+    payload: dict[str, Any],
+    *,
+    audience: list[int] | None = None,
+    others: dict[str, Any] | None = None,
+) -> None:
+    """A public table event; with ``audience``, only those users get ``payload`` and every
+    other socket of the table gets ``others`` (a duplicate board's cards: docs/duplicate.md)."""
+    if audience is None or others is None:
+        publish(table_group(table_id), payload)
+    else:
+        publish(table_group(table_id), payload, audience=(audience, others))
 
 
 def to_player(table_id: int, user_id: int, payload: dict[str, Any]) -> None:

@@ -11,7 +11,8 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from games.models import Preset
+from games.duplicate import open_schedules
+from games.models import DuplicateSchedule, Preset
 from games.rules.presets import BONUS_KEYS, LIMITS
 
 TIMER_FIELDS = ("start_seconds", "arrange_seconds", "reveal_seconds")
@@ -84,6 +85,17 @@ class CreateTableForm(forms.Form):
         initial=4,
     )
 
+    duplicate_schedule = forms.ModelChoiceField(
+        label=_("Duplicate deals"),
+        queryset=DuplicateSchedule.objects.none(),  # the open schedules, set per form
+        required=False,
+        empty_label=_("No: fresh deals each round"),
+        help_text=_(
+            "A duplicate table deals the boards of a schedule: every table of it gets the "
+            "same cards, and your result is compared with everyone who held yours. The "
+            "schedule's rules replace the ones chosen here."
+        ),
+    )
     is_private = forms.BooleanField(
         label=_("Private table"),
         required=False,
@@ -133,6 +145,9 @@ class CreateTableForm(forms.Form):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        schedule_field = self.fields["duplicate_schedule"]
+        assert isinstance(schedule_field, forms.ModelChoiceField)
+        schedule_field.queryset = open_schedules()
         for key in (*TIMER_FIELDS, *SCOOP_FIELDS):
             low, high = LIMITS[key]
             self.fields[key] = forms.IntegerField(

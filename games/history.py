@@ -13,6 +13,7 @@ from django.core.cache import cache
 from django.db.models import QuerySet
 
 from accounts.models import User
+from games.duplicate import viewable_rounds_filter
 from games.models import PlayerStatus, Round, RoundPlayer, RoundState
 from games.rules import Rules, category_of, eval3, eval5, parse_cards
 from games.rules.scoring import PlayerInput
@@ -32,21 +33,27 @@ def rounds_played(user: User) -> QuerySet[RoundPlayer]:
 
 def played_round(user: User, round_id: int) -> Round | None:
     """The round if ``user`` played in it, else None (others' rounds do not exist for them)."""
-    return Round.objects.filter(pk=round_id, players__user=user).select_related("table").first()
+    return (
+        Round.objects.filter(pk=round_id, players__user=user)
+        .select_related("table", "board")
+        .first()
+    )
 
 
 def viewable_round(user: User, round_id: int) -> Round | None:
     """A round the user played, or a finished one at a public table (profiles link to it).
 
-    Others' live rounds and rounds at private tables do not exist for them.
+    Others' live rounds and rounds at private tables do not exist for them, nor does a
+    duplicate round of a board they may yet be dealt (games.duplicate).
     """
     return played_round(user, round_id) or (
         Round.objects.filter(
+            viewable_rounds_filter(user),
             pk=round_id,
             table__is_private=False,
             state__in=[RoundState.SETTLED, RoundState.CANCELLED],
         )
-        .select_related("table")
+        .select_related("table", "board")
         .first()
     )
 

@@ -23,6 +23,72 @@ class Preset(models.TextChoices):
     CLASSIC = "classic", _("Classic")
 
 
+class DuplicateSchedule(models.Model):
+    """Boards 1..N whose deals every duplicate table bound here plays (docs/duplicate.md).
+
+    Each board's seed is drawn and its SHA-256 published when the board is created, before
+    any table can play it; the seed is revealed once the board's play is over.
+    """
+
+    name = models.CharField(_("name"), max_length=60)
+    preset = models.CharField(_("rules preset"), max_length=16, choices=Preset.choices)
+    rules_overrides = models.JSONField(_("house rules"), default=dict, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    # No table deals from a closed schedule; its boards are revealed as their rounds end.
+    closed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("duplicate schedule")
+        verbose_name_plural = _("duplicate schedules")
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def rules(self) -> Rules:
+        return Rules.preset(self.preset).with_overrides(self.rules_overrides)
+
+
+class DuplicateBoard(models.Model):
+    """One deal of a schedule: the committed seed every table playing it deals from."""
+
+    schedule = models.ForeignKey(DuplicateSchedule, on_delete=models.PROTECT, related_name="boards")
+    number = models.PositiveIntegerField()
+    seed = models.CharField(max_length=64)
+    """Secret until ``revealed_at``: whoever has it knows every hand of the board."""
+    seed_hash = models.CharField(max_length=64)
+    client_seed = models.CharField(max_length=64)
+    """Public and fixed by the board (``duplicate:<schedule>:<board>``): players cannot
+    choose it, or the same board would deal different cards at different tables."""
+    created_at = models.DateTimeField(auto_now_add=True)
+    revealed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["schedule", "number"], name="duplicate_board_number_unique"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(number__gte=1), name="duplicate_board_number_positive"
+            ),
+        ]
+        ordering = ["schedule", "number"]
+
+    def __str__(self) -> str:
+        return f"{self.schedule} board {self.number}"
+
+    @property
+    def is_revealed(self) -> bool:
+        return self.revealed_at is not None
+
+
 class StakesIn(models.TextChoices):
     """What a table's rounds are played for (games.stakes)."""
 
@@ -63,6 +129,18 @@ class Table(models.Model):
     is_private = models.BooleanField(_("private table"), default=False)
     # Since when nobody sits here, as the periodic sweep saw it (close_empty_tables).
     empty_since = models.DateTimeField(null=True, blank=True)
+    # A duplicate table deals the boards of this schedule instead of fresh seeds.
+    duplicate_schedule = models.ForeignKey(
+        DuplicateSchedule,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="tables",
+        verbose_name=_("duplicate schedule"),
+    )
+    # The board the next deal plays (games.services.duplicate.assign_board); cleared by
+    # the deal. None: the lowest board nobody playing has been dealt yet.
+    next_board = models.PositiveIntegerField(null=True, blank=True)
     # When the automatic start fires (9 s after the 2nd player sits, reset on each join).
     start_at = models.DateTimeField(null=True, blank=True)
     version = models.PositiveBigIntegerField(default=0)
@@ -208,8 +286,13 @@ class Round(models.Model):
     rules_json = models.JSONField()
     stake = models.PositiveIntegerField()
     server_seed = models.CharField(max_length=64)
+    """Empty for a duplicate round: its seed is the board's (``revealed_server_seed``)."""
     server_seed_hash = models.CharField(max_length=64)
     client_seeds = models.JSONField(default=list)
+    board = models.ForeignKey(
+        DuplicateBoard, on_delete=models.PROTECT, null=True, blank=True, related_name="rounds"
+    )
+    """The duplicate board this round dealt, or None for an ordinary deal."""
     deadline = models.DateTimeField(null=True, blank=True)
     """When the current phase ends: the arranging deadline, then each reveal step."""
     settlement = models.JSONField(null=True, blank=True)
@@ -237,6 +320,14 @@ class Round(models.Model):
     @property
     def is_finished(self) -> bool:
         return self.state in {RoundState.SETTLED, RoundState.CANCELLED}
+
+    @property
+    def revealed_server_seed(self) -> str:
+        """The seed anyone may see now: a round's once it is over, a board's once revealed."""
+        if self.board_id is not None:
+            board = self.board
+            return board.seed if board is not None and board.is_revealed else ""
+        return self.server_seed if self.is_finished else ""
 
 
 class PlayerStatus(models.TextChoices):

@@ -1,7 +1,9 @@
 """Reads of tables and rounds shared by services, consumers, views and tasks.
 
 What a client may see is decided here: a player's own cards are in their snapshot and
-nobody else's until the showdown reveals them chi by chi.
+nobody else's until the showdown reveals them chi by chi. At a duplicate table the
+showdown's cards go only to those who can no longer be dealt that board
+(``board_audience``); everyone else gets the ``withheld_*`` forms.
 """
 
 from __future__ import annotations
@@ -11,13 +13,14 @@ from typing import Any
 
 from django.conf import settings
 from django.core.paginator import Paginator
-from django.db.models import Count, F, QuerySet
+from django.db.models import Count, F, Q, QuerySet
 from django.utils import timezone
 
 from accounts.models import User
 from accounts.roles import is_admin, is_moderator
 from games.models import (
     Connection,
+    DuplicateBoard,
     PlayerStatus,
     Round,
     RoundPlayer,
@@ -36,6 +39,7 @@ from games.stakes import for_table
 from ledger.models import Transfer
 
 LIVE_STATES = (RoundState.ARRANGING, RoundState.SHOWDOWN)
+FINISHED_STATES = (RoundState.SETTLED, RoundState.CANCELLED)
 
 
 def active_round(table: Table, *, lock: bool = False) -> Round | None:
@@ -201,6 +205,7 @@ def lobby_row(
         "host_id": table.host_id,
         "version": table.version,
         "open": table.is_open,
+        "duplicate": table.duplicate_schedule_id is not None,
     }
 
 
@@ -455,10 +460,87 @@ def summary_payload(round_: Round, players: list[RoundPlayer] | None = None) -> 
         "scoops": scoop_lines(settlement) if settlement else [],
         "rated": ratings.get("rated"),
         "unrated_reason": ratings.get("reason") or None,
-        "server_seed": round_.server_seed,
+        **_seed_view(round_),
         "commitment": round_.server_seed_hash,
         "client_seeds": round_.client_seeds,
     }
+
+
+def _seed_view(round_: Round) -> dict[str, Any]:
+    """The server seed shown now; a duplicate round's board, and whether its seed is out yet
+    (a settled round of a board still in play shows the hash only: docs/duplicate.md)."""
+    if round_.board_id is None:
+        return {"server_seed": round_.revealed_server_seed, "board": None}
+    # Read afresh: the settlement that builds this summary may have just revealed the board.
+    board = DuplicateBoard.objects.get(pk=round_.board_id)
+    return {
+        "server_seed": board.seed if board.is_revealed else "",
+        "board": {
+            "schedule": board.schedule_id,
+            "number": board.number,
+            "revealed": board.is_revealed,
+        },
+    }
+
+
+def board_audience(round_: Round) -> list[int] | None:
+    """Who may receive a duplicate round's cards now; None when anyone may.
+
+    A board's cards are a secret while it may still be dealt (docs/duplicate.md): until
+    it is revealed they go only to the round's own players and to those who have played
+    the board to the end (nobody is dealt a board twice). Someone whose round of the board
+    is still live elsewhere is not among them: they would see the hands they play against.
+    Staff are not either: the table socket knows no exception (moderation has the replay).
+    """
+    if round_.board_id is None or _board_revealed(round_.board_id):
+        return None
+    holders = RoundPlayer.objects.filter(round__board_id=round_.board_id).filter(
+        Q(round_id=round_.pk) | Q(round__state__in=FINISHED_STATES)
+    )
+    return sorted(set(holders.values_list("user_id", flat=True)))
+
+
+def hands_withheld(round_: Round, user: User | None, players: list[RoundPlayer]) -> bool:
+    """Whether ``user`` must not see this round's cards (``board_audience``, for one user)."""
+    if round_.board_id is None or _board_revealed(round_.board_id):
+        return False
+    if user is None or not user.is_authenticated:
+        return True
+    if any(p.user_id == user.pk for p in players):
+        return False
+    return not RoundPlayer.objects.filter(
+        user=user, round__board_id=round_.board_id, round__state__in=FINISHED_STATES
+    ).exists()
+
+
+def _board_revealed(board_id: int) -> bool:
+    # Read afresh: a settlement may have revealed the board a moment ago (round_finished).
+    return DuplicateBoard.objects.filter(pk=board_id, revealed_at__isnull=False).exists()
+
+
+_WITHHELD_REVEAL_KEYS = ("type", "table", "version", "round", "revealed", "deadline")
+_WITHHELD_SUMMARY_KEYS = (
+    *("type", "table", "version", "round", "number", "rated", "unrated_reason"),
+    *("server_seed", "commitment", "client_seeds", "board"),
+)
+_WITHHELD_ROW_KEYS = ("position", "user", "name", "units", "xu", "status", "balance", "rating")
+
+
+def withheld_reveal(payload: dict[str, Any]) -> dict[str, Any]:
+    """A reveal for someone who may still be dealt its board: how far the showdown is,
+    nothing of any hand (not the cards, the fouls, the mậu binh or a chi's result)."""
+    kept = {k: payload[k] for k in _WITHHELD_REVEAL_KEYS if k in payload}
+    empty: dict[str, Any] = {"fouls": [], "unarranged": [], "auto_arranged": {}, "instants": []}
+    empty |= {"instant_pairs": [], "chi": [], "scoops": [], "scoop_xu": {}}
+    return {**kept, **empty, "withheld": True}
+
+
+def withheld_summary(payload: dict[str, Any]) -> dict[str, Any]:
+    """A summary for someone who may still be dealt its board: each player's result in xu
+    (balances are public anyway) and the commitments, nothing of any hand."""
+    kept = {k: payload[k] for k in _WITHHELD_SUMMARY_KEYS if k in payload}
+    rows = [{k: row.get(k) for k in _WITHHELD_ROW_KEYS} for row in payload["players"]]
+    return {**kept, "players": rows, "pairs": [], "scoops": [], "withheld": True}
 
 
 def round_view(round_: Round, user: User | None) -> dict[str, Any]:
@@ -497,10 +579,16 @@ def round_view(round_: Round, user: User | None) -> dict[str, Any]:
             and is_foul_arrangement(round_.rules, mine.arrangement),
             "status": mine.status,
         }
+    withheld = round_.state in (
+        RoundState.SHOWDOWN,
+        RoundState.SETTLED,
+    ) and hands_withheld(round_, user, players)
     if round_.state in (RoundState.SHOWDOWN, RoundState.SETTLED):
-        view["reveal"] = reveal_payload(round_)
+        reveal = reveal_payload(round_)
+        view["reveal"] = withheld_reveal(reveal) if withheld else reveal
     if round_.state == RoundState.SETTLED:
-        view["summary"] = summary_payload(round_)
+        summary = summary_payload(round_)
+        view["summary"] = withheld_summary(summary) if withheld else summary
     if round_.state == RoundState.CANCELLED:
         view["voided"] = void_payload(round_)
     return view
@@ -526,7 +614,7 @@ def void_payload(round_: Round, reason: str | None = None) -> dict[str, Any]:
             }
             for p in players
         ],
-        "server_seed": round_.server_seed,
+        "server_seed": round_.revealed_server_seed,
     }
 
 
@@ -566,11 +654,28 @@ def table_snapshot(table: Table, user: User | None) -> dict[str, Any]:
 def verify_round(round_: Round) -> None:
     """Recompute a finished round's deal from its seeds; raise ``FairnessError`` on mismatch.
 
-    The server seed is secret until the round is over, so only finished rounds verify.
+    The server seed is secret until the round is over, so only finished rounds verify. A
+    duplicate round's seed is its board's, secret until the board is revealed (other tables
+    may still be dealt it): until then ``FairnessError`` code ``board_not_revealed``.
     """
     from games.rules.fair import FairnessError
 
     if not round_.is_finished:
         raise FairnessError("the server seed is revealed when the round is over", "not_finished")
+    seed = round_.server_seed
+    board = round_.board if round_.board_id is not None else None
+    if board is not None:
+        if not board.is_revealed:
+            raise FairnessError(
+                "the board's seed is revealed when the board's play is over",
+                "board_not_revealed",
+            )
+        if round_.server_seed_hash != board.seed_hash:
+            raise FairnessError(
+                "the round's commitment is not the board's published hash", "commitment"
+            )
+        if list(round_.client_seeds) != [board.client_seed]:
+            raise FairnessError("the round was not dealt with the board's client seed", "seed")
+        seed = board.seed
     hands = [parse_cards(p.cards) for p in round_.players.order_by("position")]
-    verify_deal(round_.server_seed, round_.server_seed_hash, round_.client_seeds, hands)
+    verify_deal(seed, round_.server_seed_hash, round_.client_seeds, hands)

@@ -16,4 +16,5 @@ urlpatterns = [
     path("history/", views.history_list, name="history"),
     path("history/<int:round_id>/", views.round_detail, name="round_detail"),
     path("history/<int:round_id>/verify/", views.verify, name="verify"),
+    path("duplicate/<int:schedule_id>/", views.duplicate_schedule, name="duplicate_schedule"),
 ]

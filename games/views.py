@@ -23,10 +23,18 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.models import User
-from games import guide, history, selectors, services
+from games import duplicate, guide, history, selectors, services
 from games.errors import GameError
 from games.forms import CreateTableForm
-from games.models import PlayerStatus, Round, RoundPlayer, RoundState, Seat, Table
+from games.models import (
+    DuplicateSchedule,
+    PlayerStatus,
+    Round,
+    RoundPlayer,
+    RoundState,
+    Seat,
+    Table,
+)
 from games.rules import Rules, parse_cards
 from games.rules.fair import FairnessError
 from games.rules.hands import PRESET_NAMES
@@ -89,6 +97,7 @@ def create_table(request: HttpRequest) -> HttpResponse:
                 allow_bots=data["allow_bots"],
                 bot_wait_seconds=data["bot_wait_seconds"] or 10,
                 is_private=data["is_private"],
+                duplicate_schedule=data.get("duplicate_schedule"),
             )
         except GameError as exc:
             form.add_error(None, exc.message)
@@ -143,6 +152,9 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
         "report": reverse("moderation:report_player", kwargs={"user_id": 0}),
         # A player's card: befriend or block them (docs/social.md).
         "player": reverse("social:player", kwargs={"user_id": 0}),
+        # A duplicate schedule's page (its published board hashes); set at a duplicate table.
+        "duplicate": reverse("games:duplicate_schedule", kwargs={"schedule_id": 0}),
+        "is_duplicate": table.duplicate_schedule_id is not None,
         # Bonus names in the page's language, from games.rules (the summary names them).
         "bonus_names": {
             key: names[1] if translation.get_language() == "en" else names[0]
@@ -215,6 +227,7 @@ def round_detail(request: HttpRequest, round_id: int) -> HttpResponse:
         raise Http404(_("You did not play this round."))
     context: dict[str, Any] = {"round": round_, "finished": round_.is_finished}
     context["spectator"] = not round_.players.filter(user=user).exists()
+    context["holders"] = duplicate.others_with_these_cards(round_, user)
     if round_.is_finished:
         lines = history.player_lines(round_, user)
         names = {line.position: line.name for line in lines}
@@ -263,8 +276,16 @@ def verify(request: HttpRequest, round_id: int) -> JsonResponse:
     try:
         selectors.verify_round(round_)
     except FairnessError as exc:
-        if getattr(exc, "code", "") == "not_finished":
+        code = getattr(exc, "code", "")
+        if code == "not_finished":
             message = _("The server seed is revealed when the round is over.")
+        elif code == "board_not_revealed":
+            message = _(
+                "Not yet: this round played a duplicate board, whose seed is revealed once "
+                "the board's play is over (other tables may still be dealt it). Its hash is "
+                "published: come back then to verify the deal."
+            )
+            return JsonResponse({"ok": False, "pending": True, "message": message})
         else:
             message = _("Verification failed: the deal does not match the seeds.")
         return JsonResponse({"ok": False, "message": message})
@@ -276,4 +297,20 @@ def verify(request: HttpRequest, round_id: int) -> JsonResponse:
                 "exactly these cards."
             ),
         }
+    )
+
+
+@login_required
+def duplicate_schedule(request: HttpRequest, schedule_id: int) -> HttpResponse:
+    """A schedule's published board hashes, revealed seeds and standings."""
+    schedule = get_object_or_404(DuplicateSchedule, pk=schedule_id)
+    results = duplicate.schedule_results(schedule.pk)
+    return render(
+        request,
+        "games/duplicate_schedule.html",
+        {
+            "schedule": schedule,
+            "boards": duplicate.board_commitments(schedule),
+            "totals": duplicate.schedule_totals(schedule.pk, results),
+        },
     )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import secrets
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -86,13 +86,19 @@ def table_event(
     lobby: bool = False,
     taken: int | None = None,
     state: str | None = None,
+    audience: list[int] | None = None,
+    withheld: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
 ) -> None:
     """Tell the table; with ``lobby``, also the lobby (seats taken or the table's state moved).
 
     A caller that knows the seats taken and the table's state passes them, saving the
-    lobby row their queries.
+    lobby row their queries. With ``audience``, the users not in it get ``withheld(payload)``.
     """
-    events.to_table(table.pk, {**payload, "table": table.pk, "version": table.version})
+    full = {**payload, "table": table.pk, "version": table.version}
+    if withheld is None or audience is None:
+        events.to_table(table.pk, full)
+    else:  # a duplicate board's cards: only its audience gets them (selectors.board_audience)
+        events.to_table(table.pk, full, audience=audience, others=withheld(full))
     if lobby and not table.is_private and not table.is_managed:  # neither is listed
         events.to_lobby({"type": "table", "table": lobby_row(table, taken=taken, state=state)})
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -57,14 +58,28 @@ def enqueue_start(table_id: int, when: datetime) -> None:
     )
 
 
-def round_over(table: Table, event: dict[str, Any]) -> None:
+def round_over(
+    table: Table,
+    event: dict[str, Any],
+    *,
+    audience: list[int] | None = None,
+    withheld: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
+) -> None:
     """A round has ended (settled or voided): tell the table and the lobby, let what follows
     a round (bots tidying up, the next countdown) follow."""
     seated = table.seat_set.count()
     # Two visible changes, the round's end and (with two seated) the next countdown, each
     # with its own version; one UPDATE saves both (the countdown's bump, or the one here).
     table.version += 1
-    table_event(table, event, lobby=True, taken=seated, state="waiting")
+    table_event(
+        table,
+        event,
+        lobby=True,
+        taken=seated,
+        state="waiting",
+        audience=audience,
+        withheld=withheld,
+    )
     send_on_commit(round_settled, table_id=table.pk, round_id=event["round"])
     if seated >= 2:
         set_start(table, timezone.now() + timedelta(seconds=SUMMARY_SECONDS), taken=seated)

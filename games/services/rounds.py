@@ -18,6 +18,7 @@ from games import events
 from games.errors import NotFound, RoundError, StaleVersion
 from games.models import (
     AutoArranged,
+    DuplicateBoard,
     PlayerStatus,
     Round,
     RoundPlayer,
@@ -35,7 +36,7 @@ from games.selectors import (
     is_foul_arrangement,
     latest_round,
 )
-from games.services import common
+from games.services import common, duplicate
 from games.services.common import (
     bump,
     end_arranging_now,
@@ -78,6 +79,11 @@ def start_round(user: User, table_id: int) -> Round:
     if table.seat_set.count() < 2:
         raise RoundError(_("At least two players must be seated."), code="too_few_players")
     round_ = deal(table, latest)
+    if round_ is None and table.duplicate_schedule_id is not None and table.seat_set.count() >= 2:
+        raise RoundError(
+            _("No board of this duplicate schedule is left that these players have not played."),
+            code="no_board_left",
+        )
     if round_ is None:
         raise RoundError(
             _("Not enough players are present and able to pay."), code="too_few_players"
@@ -140,11 +146,26 @@ def deal(table: Table, latest: Round | None) -> Round | None:
         table_event(table, {"type": "countdown", "start_at": None}, lobby=True)
         return None
 
+    board = None
+    if table.duplicate_schedule_id is not None:
+        board = duplicate.board_for_deal(table, [seat.user_id for seat in playing])
+        if board is None:  # every board left was dealt to someone here, or it is closed
+            bump(table, "start_at")
+            table_event(table, {"type": "countdown", "start_at": None}, lobby=True)
+            return None
+
     rules = table.rules
-    server_seed = common.new_server_seed()  # via the module: tests seed it
-    client_seeds = [seat.client_seed for seat in playing]
-    hands = deal_from_seeds(server_seed, client_seeds, len(playing))
-    version = bump(table, "start_at")
+    if board is None:
+        seed = server_seed = common.new_server_seed()  # via the module: tests seed it
+        client_seeds = [seat.client_seed for seat in playing]
+    else:
+        # The board's committed seed and public client seed: the k-th player in seat order
+        # holds deck[13k : 13k + 13] of the board, as at every table that plays it. The
+        # round keeps no copy of the secret: it is revealed with the board.
+        seed, server_seed, client_seeds = board.seed, "", [board.client_seed]
+    hands = deal_from_seeds(seed, client_seeds, len(playing))
+    table.next_board = None
+    version = bump(table, "start_at", "next_board")
     round_ = Round.objects.create(
         table=table,
         number=(latest.number if latest is not None else 0) + 1,
@@ -154,8 +175,9 @@ def deal(table: Table, latest: Round | None) -> Round | None:
         rules_json=rules.to_dict(),
         stake=table.stake,
         server_seed=server_seed,
-        server_seed_hash=commitment(server_seed),
+        server_seed_hash=commitment(seed),
         client_seeds=client_seeds,
+        board=board,
         deadline=now + timedelta(seconds=rules.arrange_seconds),
     )
     with log_context(table=table.pk, round=round_.pk):
@@ -178,6 +200,7 @@ def deal(table: Table, latest: Round | None) -> Round | None:
         deal = {
             "commitment": round_.server_seed_hash,
             "client_seeds": client_seeds,
+            **duplicate_fields(board),
             "players": [
                 {"user": p.user_id, "position": p.position, "hold": p.hold, "cap": p.cap}
                 for p in players
@@ -198,6 +221,7 @@ def deal(table: Table, latest: Round | None) -> Round | None:
             "number": round_.number,
             "commitment": round_.server_seed_hash,
             "client_seeds": client_seeds,
+            **duplicate_fields(board),
             "deadline": round_.deadline.isoformat() if round_.deadline else None,
             "players": [
                 {"position": p.position, "user": p.user_id, "hold": p.hold} for p in players
@@ -222,6 +246,13 @@ def deal(table: Table, latest: Round | None) -> Round | None:
     enqueue_advance(round_)
     send_on_commit(round_dealt, table_id=table.pk, round_id=round_.pk)
     return round_
+
+
+def duplicate_fields(board: DuplicateBoard | None) -> dict[str, Any]:
+    """What the deal's log entry and event say of the board it dealt (nothing if none)."""
+    if board is None:
+        return {}
+    return {"board": {"schedule": board.schedule_id, "number": board.number}}
 
 
 def cannot_play(table: Table, seat: Seat, now: datetime, balance: int) -> str | None:

@@ -22,11 +22,15 @@ from games.models import (
 )
 from games.selectors import (
     RoundResult,
+    board_audience,
     reveal_payload,
     round_transfer_ids,
     settle_round_result,
     summary_payload,
+    withheld_reveal,
+    withheld_summary,
 )
+from games.services import duplicate
 from games.services.common import (
     bump,
     enqueue_advance,
@@ -93,7 +97,9 @@ def reveal(
     payload = reveal_payload(round_, result)
     log_many(round_, [*log_first, ("reveal", {"revealed": round_.revealed}, None)])
     bump(table)
-    table_event(table, {"type": "reveal", **payload})
+    # A duplicate board's cards go only to those who cannot be dealt it any more.
+    audience = board_audience(round_)
+    table_event(table, {"type": "reveal", **payload}, audience=audience, withheld=withheld_reveal)
     enqueue_advance(round_)
 
 
@@ -183,5 +189,11 @@ def settle(table: Table, round_: Round) -> None:
             "server_seed": round_.server_seed,
         },
     )
+    duplicate.round_finished(round_)
     logger.info("settled")
-    round_over(table, {"type": "settled", **summary_payload(round_, players)})
+    round_over(
+        table,
+        {"type": "settled", **summary_payload(round_, players)},
+        audience=board_audience(round_),  # after round_finished: the board may be out now
+        withheld=withheld_summary,
+    )

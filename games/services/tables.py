@@ -16,6 +16,7 @@ from accounts.models import User
 from games import events
 from games.errors import GameError
 from games.models import (
+    DuplicateSchedule,
     Preset,
     Round,
     Seat,
@@ -49,28 +50,27 @@ def create_table(
     allow_bots: bool = False,
     bot_wait_seconds: int = 5,
     is_private: bool = False,
+    duplicate_schedule: DuplicateSchedule | None = None,
     stakes_in: str = StakesIn.XU,
 ) -> Table:
     """Open a table; house rules are validated against RULES.md section 9.
 
+    A duplicate table (``duplicate_schedule``) deals the schedule's boards and plays by its
+    rules: ``preset`` and ``rules_overrides`` are the schedule's (docs/duplicate.md).
     ``stakes_in`` other than xu: a table an app (a tournament) opens for its own players
     (games.stakes): unlisted, with seats it assigns, outside its creator's table limits."""
+    if duplicate_schedule is not None:
+        if duplicate_schedule.closed_at is not None:
+            raise GameError(_("This duplicate schedule is closed."), code="schedule_closed")
+        preset, rules_overrides = duplicate_schedule.preset, duplicate_schedule.rules_overrides
     name = name.strip()
     if not name or len(name) > 60:
         raise GameError(_("A table needs a name of 1 to 60 characters."), code="bad_name")
-    if preset not in Preset.values:
-        raise GameError(_("Unknown rules preset."), code="bad_preset")
+    overrides = valid_rules(preset, rules_overrides)
     if not isinstance(stake, int) or not 1 <= stake <= 1_000_000:
         raise GameError(_("The stake must be between 1 and 1,000,000 xu."), code="bad_stake")
     if seats not in (2, 3, 4):
         raise GameError(_("A table has 2 to 4 seats."), code="bad_seats")
-    overrides = rules_overrides or {}
-    try:
-        Rules.preset(preset).with_overrides(overrides)
-    except RulesConfigError as exc:
-        raise GameError(
-            _("These house rules are not allowed: %(detail)s"), code="bad_rules", detail=str(exc)
-        ) from exc
     if not isinstance(bot_wait_seconds, int) or not 1 <= bot_wait_seconds <= 60:
         raise GameError(_("Bots wait 1 to 60 seconds before they join."), code="bad_bot_wait")
     minimum = MIN_BALANCE_STAKES * stake if min_balance is None else min_balance
@@ -91,11 +91,26 @@ def create_table(
         allow_bots=allow_bots,
         bot_wait_seconds=bot_wait_seconds,
         is_private=bool(is_private),
+        duplicate_schedule=duplicate_schedule,
         stakes_in=stakes_in,
     )
     if not table.is_private and not table.is_managed:
         events.to_lobby({"type": "table", "table": lobby_row(table)})
     return table
+
+
+def valid_rules(preset: str, rules_overrides: dict[str, Any] | None) -> dict[str, Any]:
+    """The house rules, if the preset exists and they are allowed (RULES.md section 9)."""
+    if preset not in Preset.values:
+        raise GameError(_("Unknown rules preset."), code="bad_preset")
+    overrides = rules_overrides or {}
+    try:
+        Rules.preset(preset).with_overrides(overrides)
+    except RulesConfigError as exc:
+        raise GameError(
+            _("These house rules are not allowed: %(detail)s"), code="bad_rules", detail=str(exc)
+        ) from exc
+    return overrides
 
 
 @transaction.atomic

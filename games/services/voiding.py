@@ -18,6 +18,7 @@ from accounts.models import User
 from games.errors import RoundError
 from games.models import Round, RoundState, Table
 from games.selectors import round_transfer_ids, void_payload
+from games.services import duplicate
 from games.services.common import lock_round, log
 from games.services.countdown import round_over
 from games.stakes import for_table
@@ -67,5 +68,6 @@ def void(
         },
         by,
     )
+    duplicate.round_finished(round_)
     logger.warning("round voided (%s)", reason)
     round_over(table, {"type": "voided", **void_payload(round_, reason)})

@@ -121,3 +121,12 @@ def signed_xu(value: Any) -> str:
 def rating_change(player: Any) -> dict[str, int] | None:
     """A RoundPlayer's rating before and after its round, and the change; None if unrated."""
     return history.rating_change(player.round, player.user_id)
+
+
+@register.filter
+def percent(value: Any) -> str:
+    """A share in 0..1 as a whole percentage: 0.625 -> "63%"; "" for None."""
+    try:
+        return f"{round(float(value) * 100)}%"
+    except (TypeError, ValueError):
+        return ""

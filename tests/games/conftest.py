@@ -10,6 +10,7 @@ from django.db import connections
 from games import consumers, services
 from games.models import Table
 from games.services import common as services_common
+from games.services import duplicate
 
 
 @pytest.fixture
@@ -50,3 +51,30 @@ def own_socket_threads(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     for pool in pools.values():
         pool.submit(connections.close_all).result()
         pool.shutdown()
+
+
+# --- Duplicate deals (tests/games/duplicates.py plays them) ---------------------------
+
+
+@pytest.fixture
+def fixed_boards(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Board seeds from a seeded generator: the same boards every run."""
+    rng = random.Random(17)
+    monkeypatch.setattr(duplicate, "new_board_seed", lambda: f"{rng.getrandbits(256):064x}")
+
+
+@pytest.fixture
+def people(make_user):  # type: ignore[no-untyped-def]
+    """Six players: enough for three two-player tables of one board."""
+    return [make_user(f"p{n}") for n in range(6)]
+
+
+@pytest.fixture
+def schedule(people, fixed_boards):  # type: ignore[no-untyped-def]
+    """A four-board duplicate schedule with fixed seeds (short timers for tests)."""
+    return duplicate.create_schedule(
+        name="Giải thử",
+        boards=4,
+        rules_overrides={"arrange_seconds": 30, "reveal_seconds": 2, "start_seconds": 5},
+        created_by=people[0],
+    )

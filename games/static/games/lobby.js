@@ -36,6 +36,13 @@ function item(row) {
   const name = document.createElement("span");
   name.className = "table-name";
   name.textContent = row.name;
+  if (row.duplicate) {
+    const badge = document.createElement("span");
+    badge.className = "badge";
+    badge.dataset.testid = "duplicate-badge";
+    badge.textContent = gettext("Duplicate");
+    name.append(" ", badge);
+  }
   const state = document.createElement("span");
   state.className = `state state-${row.state}`;
   state.textContent = (STATES[row.state] || STATES.waiting)();

@@ -56,5 +56,7 @@ $("seed-form").addEventListener("submit", async (event) => {
   const seed = $("client-seed").value.trim();
   if (!seed) return;
   const reply = await send({ type: "client_seed", seed });
-  if (reply.type === "ok") toast(gettext("Your client seed will be used in the next deal."));
+  if (reply.type !== "ok") return;
+  // A duplicate table deals each board with the board's own public seed (docs/duplicate.md).
+  toast(config.is_duplicate ? gettext("Saved, but your client seed does nothing at a duplicate table.") : gettext("Your client seed will be used in the next deal."));
 });

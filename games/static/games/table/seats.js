@@ -161,7 +161,7 @@ function playerDelta(player) {
     return row ? row.xu : null;
   }
   const reveal = round.reveal;
-  if (!reveal) return null;
+  if (!reveal || reveal.withheld) return null;
   const stake = state.info.stake;
   let total = 0;
   for (const pair of reveal.instant_pairs) {

@@ -34,6 +34,11 @@ export function renderStage() {
     steps.append(li);
   }
   stage.replaceChildren();
+  if (reveal.withheld) {
+    // A duplicate board I may still be dealt: its cards stay hidden (docs/duplicate.md).
+    stage.append(el("div", "stage-panel withheld-panel", gettext("This board's cards are shown only to those who have played it: you may still be dealt it.")));
+    return;
+  }
   if (settled) {
     $("rows").classList.add("revealing");
     markMyRows(reveal);
@@ -202,17 +207,46 @@ export function renderSummary(focus) {
   box.append(scroll);
   if (summary.scoops && summary.scoops.length) box.append(scoopList(summary.scoops, nameOf));
   if (summary.unrated_reason === "bots") box.append(el("p", "muted summary-unrated", gettext("Rounds with a bot are not rated.")));
+  if (summary.withheld) box.append(el("p", "muted summary-withheld", gettext("This board's cards are shown only to those who have played it: you may still be dealt it.")));
+  box.append(seedLine(summary));
   const links = el("p", "summary-links");
-  const detail = el("a", "", gettext("Round details"));
-  detail.href = `${config.history}${summary.round}/`;
   const ledger = el("a", "", gettext("Statement"));
   ledger.href = config.statement;
   // A dispute is one click away (the form explains the window).
   const dispute = el("a", "dispute-link", gettext("File a dispute"));
   dispute.href = config.dispute.replace("/0/", `/${summary.round}/`);
-  links.append(detail, document.createTextNode(" · "), ledger, document.createTextNode(" · "), dispute);
+  // Someone who may still be dealt a duplicate board cannot open its rounds (404).
+  if (!summary.withheld) {
+    const detail = el("a", "", gettext("Round details"));
+    detail.href = `${config.history}${summary.round}/`;
+    links.append(detail, document.createTextNode(" · "));
+  }
+  links.append(ledger, document.createTextNode(" · "), dispute);
   box.append(links);
   showSummary(box, focus);
+}
+
+/** The deal's proof: the server seed and a link to verify it, or, for a duplicate board
+ * still in play, the board's published hash and when its seed comes out. */
+function seedLine(summary) {
+  const line = el("p", "muted summary-seed");
+  line.dataset.testid = "summary-seed";
+  line.append(document.createTextNode(`${gettext("Server seed")}: `));
+  if (summary.server_seed) {
+    line.append(el("code", "mono", summary.server_seed), document.createTextNode(" · "));
+    const verify = el("a", "", gettext("Verify this deal"));
+    verify.href = `${config.history}${summary.round}/#fair-title`;
+    line.append(verify);
+    return line;
+  }
+  line.append(el("span", "seed-pending", gettext("revealed when the board closes")));
+  line.append(document.createTextNode(" · SHA-256: "), el("code", "mono", summary.commitment));
+  if (summary.board) {
+    const hashes = el("a", "", fmt(gettext("Board %(n)s's published hash"), { n: summary.board.number }));
+    hashes.href = config.duplicate.replace("/0/", `/${summary.board.schedule}/`);
+    line.append(document.createTextNode(" · "), hashes);
+  }
+  return line;
 }
 
 /** A voided round: no results, every stake back (docs/protocol.md, "voided"). */
