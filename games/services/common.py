@@ -193,6 +193,7 @@ def lock_round(
         if Round.objects.filter(pk=round_pk).exists():
             raise NotFound(_("You are not playing in this round."), code="not_in_round")
         raise NotFound()
+    round_.table = table  # the locked row: round_.table reads no second copy
     return table, round_
 
 
