@@ -391,7 +391,7 @@ def main() -> int:
             transfer_indexes = conn.execute(
                 "SELECT count(*), count(*) FILTER (WHERE indexdef LIKE '%% WHERE %%')"
                 " FROM pg_indexes WHERE tablename = 'ledger_transfer'"
-            ).fetchone()
+            ).fetchone() or (0, 0)
             fillfactor = conn.execute(
                 "SELECT coalesce(array_to_string(reloptions, ','), 'default')"
                 " FROM pg_class WHERE relname = 'ledger_account'"
