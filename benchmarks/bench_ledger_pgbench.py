@@ -1,12 +1,14 @@
-"""The ledger's hot path under pgbench: single transfers through ``ledger_post_transfers``.
+"""The ledger's hot path under pgbench: single transfers through the site's PL/pgSQL function.
 
     /work/main/.venv/bin/python benchmarks/bench_ledger_pgbench.py [--clients 8] [--seconds 30]
-        [--pgledger PATH/TO/pgledger] [--rounds 3]
+        [--pgledger PATH/TO/pgledger] [--rounds 3] [--function single|batch] [--mode prepared]
 
 The workload a ledger is compared on (pgledger's is the same shape): N pgbench clients,
 each transaction one wallet-to-wallet transfer of 1–10 xu between two random accounts of
-1,000, posted by one call of the PL/pgSQL function the site uses. Creates a scratch
-database (maubinh_pgbench), migrates it, grants the wallets, runs pgbench, and prints:
+1,000, posted by one call of the PL/pgSQL function the site uses for one transfer
+(``ledger_post_transfer``; ``--function batch`` posts it as a one-leg batch through
+``ledger_post_transfers`` instead). Creates a scratch database (maubinh_pgbench), migrates
+it, grants the wallets, runs pgbench, and prints:
 
 - transfers per second (pgbench's own count, checked against the transfers table);
 - PostgreSQL backend CPU per transfer (user + system time of pgbench's backends, from
@@ -21,9 +23,19 @@ SQL and ``pgledger.sql`` are loaded with psql into a second scratch database
 (maubinh_pgledger). The project contains none of pgledger's code. Its 1,000 accounts
 refuse negative balances (as wallets do), are funded with 100,000 from an account that
 may go negative (as the issuance accounts), and each transaction is one
-``pgledger_create_transfer`` call. With ``--rounds N`` the two alternate N times (each
-run --seconds long) and the medians are compared, so a change in the machine's load
-does not favour one of them.
+``pgledger_create_transfer`` call.
+
+The comparison is kept fair in both directions: both sides run the same pgbench command
+(same ``-M`` query mode - ``prepared`` by default, so neither pays for parsing and
+planning its calling statement on every transaction; same clients, threads and length),
+the same 1,000 accounts, the same random pairs and amounts (drawn by pgbench, passed as
+typed parameters), one function call per transaction wrapped in the same
+``SELECT count(*) FROM ...``. Ours also draws a fresh idempotency key per transaction
+(``gen_random_uuid()``), which pgledger has no use for. Each side first runs a short
+warm-up that is not counted (new backends, cold caches and a just-created database
+favoured whichever went second), and with ``--rounds N`` the two alternate N times, the
+side that goes first alternating too, and the medians are compared, so a change in the
+machine's load does not favour one of them.
 
 It exits non-zero when any transaction failed, a count disagrees or an audit finds a
 difference (``ledger_check``; for pgledger: balances sum to zero, two entries per
@@ -62,22 +74,38 @@ BENCH_DB = "maubinh_pgbench"
 PGLEDGER_DB = "maubinh_pgledger"
 
 # One transfer per transaction. The key is unique per transaction, so every call posts.
-SCRIPT = """\
+# pgbench draws the accounts and the amount (the same way in both scripts); with -M
+# prepared its variables become parameters, hence the casts.
+PAIR = """\
 \\set a random(0, {last})
-\\set step random(1, {last})
+\\set b (:a + random(1, {last})) % {count}
 \\set amount random(1, 10)
+"""
+SCRIPTS = {
+    "single": PAIR
+    + """\
+SELECT count(*) FROM ledger_post_transfer(
+  'pgbench:' || (:client_id)::text || ':' || gen_random_uuid(), 'adjustment',
+  'wallet:' || ({first} + (:a)::bigint), 'wallet:' || ({first} + (:b)::bigint),
+  (:amount)::bigint, now()
+);
+""",
+    "batch": PAIR
+    + """\
 SELECT count(*) FROM ledger_post_transfers(
   jsonb_build_array(jsonb_build_object(
     'kind', 'adjustment',
-    'debit', 'wallet:' || ({first} + :a),
-    'credit', 'wallet:' || ({first} + (:a + :step) % {count}),
-    'amount', :amount,
+    'debit', 'wallet:' || ({first} + (:a)::bigint),
+    'credit', 'wallet:' || ({first} + (:b)::bigint),
+    'amount', (:amount)::bigint,
     'reason', '',
-    'key', 'pgbench:' || :client_id || ':' || gen_random_uuid()
+    'key', 'pgbench:' || (:client_id)::text || ':' || gen_random_uuid()
   )),
   now()
 );
-"""
+""",
+}
+FUNCTIONS = {"single": "ledger_post_transfer", "batch": "ledger_post_transfers"}
 
 
 # pgledger's side of the same workload. Its account ids are prefixed ULIDs; after
@@ -100,16 +128,15 @@ SELECT count(*) FROM pgledger_accounts a,
            (SELECT id FROM pgledger_accounts WHERE name = 'issuance'), a.id, 100000)
  WHERE a.name LIKE 'wallet:%';
 """
-PGLEDGER_SCRIPT = """\
-\\set a random(0, {last})
-\\set step random(1, {last})
-\\set amount random(1, 10)
+PGLEDGER_SCRIPT = (
+    PAIR
+    + """\
 SELECT count(*) FROM pgledger_create_transfer(
-  'pgla_' || lpad((:a)::text, 26, '0'),
-  'pgla_' || lpad(((:a + :step) % {count})::text, 26, '0'),
-  :amount
+  'pgla_' || lpad((:a)::text, 26, '0'), 'pgla_' || lpad((:b)::text, 26, '0'),
+  (:amount)::numeric
 );
 """
+)
 PGLEDGER_COUNT = "SELECT count(*) FROM pgledger_transfers"
 
 
@@ -173,7 +200,9 @@ class Run:
     failures: list[str] = field(default_factory=list)
 
 
-def run_pgbench(url: str, script: str, count_sql: str, args: argparse.Namespace) -> Run:
+def run_pgbench(
+    url: str, script: str, count_sql: str, args: argparse.Namespace, seconds: int
+) -> Run:
     """Run ``script`` under pgbench against ``url`` and sample its backends meanwhile."""
     run = Run()
     with tempfile.NamedTemporaryFile("w", suffix=".sql", delete=False) as file:
@@ -182,8 +211,8 @@ def run_pgbench(url: str, script: str, count_sql: str, args: argparse.Namespace)
     sampler.start()
     bench = subprocess.run(
         [
-            "pgbench", "--no-vacuum", "-n", "-f", file.name,
-            "-c", str(args.clients), "-j", str(args.threads), "-T", str(args.seconds),
+            "pgbench", "--no-vacuum", "-n", "-M", args.mode, "-f", file.name,
+            "-c", str(args.clients), "-j", str(args.threads), "-T", str(seconds),
         ],
         env=_pg_env(url), capture_output=True, text=True, check=False,
     )  # fmt: skip
@@ -306,6 +335,22 @@ def main() -> int:
     parser.add_argument(
         "--rounds", type=int, default=1, help="with --pgledger: alternate the two N times"
     )
+    parser.add_argument(
+        "--function",
+        choices=sorted(FUNCTIONS),
+        default="single",
+        help="single: ledger_post_transfer, what the site calls for one transfer (default);"
+        " batch: the same transfer as a one-leg batch through ledger_post_transfers",
+    )
+    parser.add_argument(
+        "--mode",
+        choices=["prepared", "extended", "simple"],
+        default="prepared",
+        help="pgbench -M, the same for both sides (default prepared)",
+    )
+    parser.add_argument(
+        "--warmup", type=int, default=3, help="seconds of uncounted warm-up per side"
+    )
     parser.add_argument("--keep", action="store_true", help="keep the scratch databases")
     parser.add_argument(
         "--server",
@@ -343,34 +388,49 @@ def main() -> int:
                     " ORDER BY indexname"
                 )
             ]
+            transfer_indexes = conn.execute(
+                "SELECT count(*), count(*) FILTER (WHERE indexdef LIKE '%% WHERE %%')"
+                " FROM pg_indexes WHERE tablename = 'ledger_transfer'"
+            ).fetchone() or (0, 0)
             fillfactor = conn.execute(
                 "SELECT coalesce(array_to_string(reloptions, ','), 'default')"
                 " FROM pg_class WHERE relname = 'ledger_account'"
             ).fetchone()[0]
         pgledger_url = prepare_pgledger(args.server, args.pgledger) if args.pgledger else None
 
+        function = FUNCTIONS[args.function]
         print(
-            f"pgbench: {count} accounts, {args.clients} clients, {args.threads} threads,"
-            f" {args.seconds} s per run, {os.cpu_count()} CPUs"
+            f"pgbench -M {args.mode}: {count} accounts, {args.clients} clients,"
+            f" {args.threads} threads, {args.seconds} s per run ({args.warmup} s warm-up per"
+            f" side, not counted), {os.cpu_count()} CPUs; ours: {function}"
         )
-        script = SCRIPT.format(first=first, last=count - 1, count=count)
+        script = SCRIPTS[args.function].format(first=first, last=count - 1, count=count)
         other = PGLEDGER_SCRIPT.format(last=WALLETS - 1, count=WALLETS)
-        ours: list[Run] = []
-        theirs: list[Run] = []
-        for _round in range(args.rounds if pgledger_url else 1):
-            print(f"load average {_load()} before ledger_post_transfers")
-            run = run_pgbench(url, script, "SELECT last_value FROM ledger_transfer_id_seq", args)
-            print(f"  ledger_post_transfers   {run.tps:6.0f} transfers/s  {run.cpu_ms:6.3f}"
-                  f" ms backend CPU per transfer  ({run.window})")  # fmt: skip
-            ours.append(run)
-            if pgledger_url:
-                print(f"load average {_load()} before pgledger_create_transfer")
-                run = run_pgbench(pgledger_url, other, PGLEDGER_COUNT, args)
-                print(f"  pgledger_create_transfer {run.tps:5.0f} transfers/s  {run.cpu_ms:6.3f}"
+        sides = [("ours", url, script, "SELECT last_value FROM ledger_transfer_id_seq")]
+        if pgledger_url:
+            sides.append(("pgledger", pgledger_url, other, PGLEDGER_COUNT))
+        runs: dict[str, list[Run]] = {name: [] for name, *_rest in sides}
+        warmups: dict[str, list[Run]] = {name: [] for name, *_rest in sides}
+        labels = {"ours": f"{function:24s}", "pgledger": "pgledger_create_transfer"}
+        if args.warmup > 0:
+            for name, side_url, side_script, count_sql in sides:
+                run = run_pgbench(side_url, side_script, count_sql, args, args.warmup)
+                warmups[name].append(run)
+        for round_ in range(args.rounds if pgledger_url else 1):
+            # The side that goes first alternates: ABBA, so neither always follows the other.
+            for name, side_url, side_script, count_sql in sides[:: 1 if round_ % 2 == 0 else -1]:
+                print(f"load average {_load()} before {labels[name].strip()}")
+                run = run_pgbench(side_url, side_script, count_sql, args, args.seconds)
+                print(f"  {labels[name]} {run.tps:6.0f} transfers/s  {run.cpu_ms:6.3f}"
                       f" ms backend CPU per transfer  ({run.window})")  # fmt: skip
-                theirs.append(run)
+                runs[name].append(run)
+        ours, theirs = runs["ours"], runs.get("pgledger", [])
         for run in ours + theirs:
             failures += run.failures
+        for run in [*warmups["ours"], *warmups.get("pgledger", [])]:
+            failures += [
+                f"warm-up: {failure}" for failure in run.failures if "sampler" not in failure
+            ]
 
         with psycopg.connect(url, autocommit=True) as conn:
             posted = conn.execute(
@@ -380,7 +440,7 @@ def main() -> int:
             updates, hot = _account_stats(conn)
             updates, hot = updates - updates_before, hot - hot_before
             buffers = _lock_query_buffers(conn, first)
-        processed = sum(run.processed for run in ours)
+        processed = sum(run.processed for run in ours + warmups["ours"])
         if processed != posted:
             failures.append(f"pgbench counted {processed} transfers, the table {posted}")
 
@@ -392,12 +452,17 @@ def main() -> int:
         print(f"HOT updates      {hot_share:8.1f} % of {updates} ledger_account updates")
         print(f"lock query       {buffers:8d} buffers (two accounts, after the run)")
         print(f"ledger_account   {len(indexes)} indexes ({', '.join(indexes)}); {fillfactor}")
+        print(
+            f"ledger_transfer  {transfer_indexes[0]} indexes, {transfer_indexes[1]} of them partial"
+        )
         if pgledger_url:
             their_tps, their_cpu = _median(theirs, "tps"), _median(theirs, "cpu_ms")
             print(f"pgledger         {their_tps:8.0f} transfers/s, {their_cpu:.3f} ms backend CPU")
             print(f"ratio            {tps / their_tps:8.2f} x pgledger's transfers/s,"
                   f" {cpu / their_cpu:.2f} x its CPU per transfer")  # fmt: skip
-            problems = audit_pgledger(pgledger_url, sum(run.processed for run in theirs))
+            problems = audit_pgledger(
+                pgledger_url, sum(run.processed for run in theirs + warmups["pgledger"])
+            )
             print(f"pgledger audit   {problems or 'OK'}")
             failures += problems
 

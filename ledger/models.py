@@ -170,7 +170,9 @@ class Transfer(models.Model):
         Account, verbose_name=_("to"), on_delete=models.PROTECT, related_name="+"
     )
     amount = models.BigIntegerField(_("amount"))
-    round_id = models.BigIntegerField(_("round"), null=True, blank=True, db_index=True)
+    # round_id, actor and reverses are empty on most transfers: their indexes (Meta) hold
+    # only the rows that have one, so a transfer without them writes no entry there.
+    round_id = models.BigIntegerField(_("round"), null=True, blank=True)
     actor = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         verbose_name=_("staff member"),
@@ -178,6 +180,7 @@ class Transfer(models.Model):
         null=True,
         blank=True,
         related_name="+",
+        db_index=False,
     )
     reason = models.TextField(_("reason"), blank=True)
     # The transfer this one undoes; unique, so a transfer is reversed at most once.
@@ -205,7 +208,17 @@ class Transfer(models.Model):
                 condition=~Q(debit=models.F("credit")), name="ledger_transfer_two_accounts"
             ),
         ]
-        indexes = [models.Index(fields=["kind", "created_at"], name="ledger_transfer_kind_time")]
+        indexes = [
+            models.Index(fields=["kind", "created_at"], name="ledger_transfer_kind_time"),
+            models.Index(
+                fields=["round_id"],
+                name="ledger_transfer_round",
+                condition=Q(round_id__isnull=False),
+            ),
+            models.Index(
+                fields=["actor"], name="ledger_transfer_actor", condition=Q(actor__isnull=False)
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"#{self.pk} {self.kind} {self.amount} xu"

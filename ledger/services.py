@@ -125,8 +125,9 @@ class Posted:
 
 
 # On PostgreSQL a batch is posted by one call to the ledger_post_transfers function
-# (migration 0003), which does what `_post_in_python` does in one round trip instead of
-# seven. SQLite uses the Python path; tests run both on PostgreSQL and compare them.
+# (migrations 0003, 0008) and a single transfer by ledger_post_transfer (0010); both do what
+# `_post_in_python` does in one round trip instead of seven. SQLite uses the Python path;
+# tests run both on PostgreSQL and compare them.
 USE_DATABASE_FUNCTION = True
 
 
@@ -202,9 +203,8 @@ def _post_locked(legs: Sequence[Leg], open_round: int | None = None) -> list[Pos
     return _post_in_python(legs, open_round)
 
 
-def _post_in_database(legs: Sequence[Leg], open_round: int | None) -> list[Posted]:
-    now = timezone.now()
-    payload = json.dumps(
+def _legs_json(legs: Sequence[Leg]) -> str:
+    return json.dumps(
         [
             {
                 "key": leg.key,
@@ -220,13 +220,38 @@ def _post_in_database(legs: Sequence[Leg], open_round: int | None) -> list[Poste
             for leg in legs
         ]
     )
+
+
+def _post_in_database(legs: Sequence[Leg], open_round: int | None) -> list[Posted]:
+    now = timezone.now()
     try:
         with connection.cursor() as cursor:
-            cursor.execute(
-                "SELECT transfer_id, created, debit_id, credit_id"
-                " FROM ledger_post_transfers(%s::jsonb, %s, %s)",
-                [payload, now, open_round],
-            )
+            if len(legs) == 1:
+                # One transfer (most calls): the lean function, same rules (migration 0010).
+                leg = legs[0]
+                cursor.execute(
+                    "SELECT transfer_id, created, debit_id, credit_id"
+                    " FROM ledger_post_transfer(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+                    [
+                        leg.key,
+                        str(leg.kind),
+                        leg.debit,
+                        leg.credit,
+                        leg.amount,
+                        now,
+                        leg.round_id,
+                        leg.actor_id,
+                        leg.reason,
+                        leg.reverses_id,
+                        open_round,
+                    ],
+                )
+            else:
+                cursor.execute(
+                    "SELECT transfer_id, created, debit_id, credit_id"
+                    " FROM ledger_post_transfers(%s::jsonb, %s, %s)",
+                    [_legs_json(legs), now, open_round],
+                )
             rows = cursor.fetchall()
     except DatabaseError as exc:
         _raise_refusal(exc, open_round)
