@@ -38,7 +38,7 @@ def full_reverses_constraint(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('ledger', '0008_post_transfers_set_based'),
+        ('ledger', '0009_tournament_pools'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

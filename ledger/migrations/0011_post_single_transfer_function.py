@@ -182,6 +182,6 @@ def backward(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-    dependencies = [("ledger", "0009_transfer_optional_columns_partial_indexes")]
+    dependencies = [("ledger", "0010_transfer_optional_columns_partial_indexes")]
 
     operations = [migrations.RunPython(forward, backward, elidable=False)]
