@@ -31,6 +31,7 @@ def test_the_account_table_keeps_only_the_indexes_its_queries_need(db: None) -> 
         "ledger_account_key_unique",  # every transfer finds and locks its accounts by key
         "ledger_one_wallet_per_user",  # a user's wallet, and the one-wallet rule
         "ledger_one_escrow_per_round",  # the one-escrow-per-round rule
+        "ledger_one_pool_per_tournament",  # the one-pool-per-tournament rule (partial)
     }
 
 
