@@ -16,6 +16,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone, translation
@@ -147,6 +148,10 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
             for key, names in BONUS_NAMES.items()
         },
         "can_suggest": importlib.util.find_spec("games.rules.arrange") is not None,
+        # The mute switch is kept on the account (every device starts with it), set by a POST.
+        "sound": _user(request).sound_on,
+        "sound_url": reverse("accounts:set_sound"),
+        "csrf": get_token(request),
     }
     return render(
         request,

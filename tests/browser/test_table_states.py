@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import PHONE, axe_violations
+from tests.browser.conftest import CREATE_USERS, DESKTOP, PASSWORD, PHONE, axe_violations
 from tests.browser.scripted import MINE, open_scripted_table, send
 from tests.browser.test_table_layout import IDS, SIZES
 
@@ -113,9 +113,18 @@ def test_the_summary_stays_until_the_next_deal_with_its_countdown(pages, shoot) 
     assert page.locator("#phase-title").inner_text().startswith("Ván 2")
 
 
+@pytest.fixture(scope="module")
+def listener(site: Any) -> str:
+    """A player of their own: the test mutes them on their account, for every later page."""
+    site.manage("shell", "-c", CREATE_USERS.format(users=[("thanh", "Thanh")], password=PASSWORD))
+    return "thanh"
+
+
 @pytest.mark.browser
-def test_sounds_follow_the_game_and_mute_is_remembered(pages) -> None:  # type: ignore[no-untyped-def]
-    page, ws, table, _ = open_scripted_table(pages, "em", PHONE, "Bàn âm thanh")
+def test_sounds_follow_the_game_and_mute_is_remembered_on_every_device(  # type: ignore[no-untyped-def]
+    pages, listener
+) -> None:
+    page, ws, table, _ = open_scripted_table(pages, listener, PHONE, "Bàn âm thanh")
     send(ws, table.snapshot(None))
     page.wait_for_selector("#table-page[data-state=live]")
     toggle = page.locator("#sound-toggle")
@@ -131,12 +140,31 @@ def test_sounds_follow_the_game_and_mute_is_remembered(pages) -> None:  # type: 
     page.wait_for_function(f"() => {sound} === 'reveal'")
     send(ws, table.reveal(2), table.reveal(3), table.settled(my_xu=90))
     page.wait_for_function(f"() => {sound} === 'win'")
+    # The next round I lose.
+    table.round_id, table.number = 78, 2
+    send(ws, *table.round_started(), table.reveal(1), table.reveal(2), table.reveal(3))
+    page.wait_for_function(f"() => {sound} === 'reveal'")
+    send(ws, table.settled(my_xu=-90))
+    page.wait_for_function(f"() => {sound} === 'loss'")
 
-    toggle.click()
+    with page.expect_response(lambda r: r.url.endswith("/accounts/sound/")) as saved:
+        toggle.click()
+    assert saved.value.status == 200
     assert toggle.get_attribute("aria-pressed") == "false"
     page.reload()
-    send_later = page.locator("#sound-toggle")
-    assert send_later.get_attribute("aria-pressed") == "false"  # remembered for this user
+    assert page.locator("#sound-toggle").get_attribute("aria-pressed") == "false"
+
+    # Another device (a browser context with nothing stored): muted from the start, silent.
+    laptop = pages.login(listener, DESKTOP)
+    laptop.goto(page.url)
+    laptop.wait_for_selector("#table-page[data-state=live]")
+    assert laptop.locator("#sound-toggle").get_attribute("aria-pressed") == "false"
+    assert laptop.evaluate(f"() => localStorage.getItem('maubinh:sound:{table.me}')") == "off"
+    # Switched back on there, the phone's next page has sound again.
+    with laptop.expect_response(lambda r: r.url.endswith("/accounts/sound/")):
+        laptop.locator("#sound-toggle").click()
+    page.reload()
+    assert page.locator("#sound-toggle").get_attribute("aria-pressed") == "true"
 
 
 @pytest.mark.browser
