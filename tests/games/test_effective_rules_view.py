@@ -57,13 +57,14 @@ class RulesBox(HTMLParser):
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         found = dict(attrs)
-        if found.get("data-preset"):
-            self.preset = found["data-preset"]
-            self.shown[self.preset] = {}
-        elif found.get("data-rule") and self.preset:
-            self.rule = found["data-rule"]
+        preset, rule = found.get("data-preset"), found.get("data-rule")
+        if preset:
+            self.preset = preset
+            self.shown[preset] = {}
+        elif rule and self.preset:
+            self.rule = rule
             if "data-value" in found:
-                self.shown[self.preset][self.rule] = found["data-value"] or ""
+                self.shown[self.preset][rule] = found["data-value"] or ""
 
     def handle_data(self, data: str) -> None:
         if self.rule and self.preset and self.rule not in self.shown[self.preset]:
