@@ -20,6 +20,9 @@ class User(AbstractUser):
     preferred_language = models.CharField(
         _("language"), max_length=5, choices=Language.choices, default=Language.VIETNAMESE
     )
+    # The table's sounds (games/static/games/table/feel.js): kept on the account so every
+    # device the player uses starts as they left the mute switch; the page keeps a local copy.
+    sound_on = models.BooleanField(_("sound at the table"), default=True)
     suspended_until = models.DateTimeField(_("suspended until"), null=True, blank=True)
     suspension_reason = models.TextField(_("suspension reason"), blank=True)
     # A server-side player (the bots app): never logs in (see accounts.backends).

@@ -92,6 +92,13 @@ def set_preferred_language(user: User, language: str) -> None:
         user.save(update_fields=["preferred_language"])
 
 
+def set_sound(user: User, *, on: bool) -> None:
+    """The table's mute switch, remembered on the account (every device starts with it)."""
+    # One column, written whole: two devices switching at once leave the later choice.
+    User.objects.filter(pk=user.pk).update(sound_on=on)
+    user.sound_on = on
+
+
 @transaction.atomic
 def suspend_user(user: User, *, until: datetime, reason: str) -> User:
     """Suspend until a time; the user can still log in and read their history."""

@@ -15,6 +15,7 @@ urlpatterns = [
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("profile/", views.profile, name="profile"),
     path("language/", views.set_language, name="set_language"),
+    path("sound/", views.set_sound, name="set_sound"),
     path(
         "password/change/",
         auth_views.PasswordChangeView.as_view(

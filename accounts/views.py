@@ -4,7 +4,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -92,6 +92,22 @@ def set_language(request: HttpRequest) -> HttpResponse:
             messages.error(request, str(exc.message))
     set_language_cookie(response, language)
     return response
+
+
+SOUND_VALUES = {"on": True, "off": False}
+
+
+@login_required
+@require_POST
+def set_sound(request: HttpRequest) -> JsonResponse:
+    """The table's mute switch (``sound=on|off``), kept on the account for every device."""
+    value = request.POST.get("sound", "")
+    if value not in SOUND_VALUES:
+        message = _("Sound is either on or off.")
+        return JsonResponse({"error": "bad_sound", "message": message}, status=400)
+    user: User = request.user  # type: ignore[assignment]
+    services.set_sound(user, on=SOUND_VALUES[value])
+    return JsonResponse({"sound": value})
 
 
 def set_language_cookie(response: HttpResponse, language: str) -> None:

@@ -13,6 +13,8 @@ from django.utils.translation import gettext_lazy as _
 
 from games.duplicate import open_schedules
 from games.models import DuplicateSchedule, Preset
+from games.rules import Rules
+from games.rules.hands import PRESET_NAMES
 from games.rules.presets import BONUS_KEYS, LIMITS
 
 TIMER_FIELDS = ("start_seconds", "arrange_seconds", "reveal_seconds")
@@ -189,3 +191,27 @@ class CreateTableForm(forms.Form):
         if data.get("on_timeout") == "foul":  # "auto" is every preset's own value
             overrides["on_timeout"] = "foul"
         return overrides
+
+    def rule_field_names(self) -> tuple[str, ...]:
+        return (*TIMER_FIELDS, "on_timeout", *SCOOP_FIELDS, *(f"bonus_{k}" for k in BONUS_KEYS))
+
+    def effective_rules(self) -> list[Rules]:
+        """Each preset's rules with the house rules filled in so far: what the table would get.
+
+        games.rules computes them, as ``create_table`` will; a rule whose box does not hold a
+        valid value yet is left out (the create form refuses it; see ``rule_errors``)."""
+        overrides: dict[str, Any] = {}
+        if self.is_bound:
+            self.is_valid()  # cleans every field; the valid ones are in cleaned_data
+            overrides = self.rules_overrides()
+        return [Rules.preset(name).with_overrides(overrides) for name in PRESET_NAMES]
+
+    def rule_errors(self) -> list[tuple[forms.BoundField, str]]:
+        """The house rules whose boxes are not valid yet, each with its first error."""
+        if not self.is_bound:
+            return []
+        return [
+            (self[name], str(self.errors[name][0]))
+            for name in self.rule_field_names()
+            if name in self.errors
+        ]

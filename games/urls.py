@@ -8,6 +8,7 @@ urlpatterns = [
     path("lobby/", views.lobby, name="lobby"),
     path("rules/", views.rules, name="rules"),
     path("tables/new/", views.create_table, name="create_table"),
+    path("tables/new/rules/", views.effective_rules, name="effective_rules"),
     path("tables/quick-join/", views.quick_join, name="quick_join"),
     path("tables/<int:table_id>/", views.table, name="table"),
     path("tables/<int:table_id>/host/", private_views.host_tools, name="host_tools"),

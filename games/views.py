@@ -16,6 +16,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone, translation
@@ -35,9 +36,8 @@ from games.models import (
     Seat,
     Table,
 )
-from games.rules import Rules, parse_cards
+from games.rules import parse_cards
 from games.rules.fair import FairnessError
-from games.rules.hands import PRESET_NAMES
 from games.rules.instant import INSTANT_NAMES
 from games.rules.presets import BONUS_NAMES
 from games.signals import staff_entered_private_table
@@ -68,10 +68,35 @@ def _lobby_page(request: HttpRequest, form: CreateTableForm, status: int = 200) 
         "form": form,
         "seat": seat,
         "balance": ledger_selectors.balance(user),
-        # The create form shows the rules of the chosen preset (the table being made).
-        "preset_rules": [Rules.preset(name) for name in PRESET_NAMES],
+        **_rules_box(form),
     }
     return render(request, "games/lobby.html", context, status=status)
+
+
+def _rules_box(form: CreateTableForm) -> dict[str, Any]:
+    """What the create form's rules box shows: the rules of the table being made, for each
+    preset (CSS shows the chosen one), computed by games.rules from the fields as they stand."""
+    english = translation.get_language() == "en"
+    facts = [
+        {
+            "rules": rules,
+            "instant_kinds": sum(1 for units in rules.instant.values() if units > 0),
+            "bonuses": [
+                (key, BONUS_NAMES[key][1 if english else 0], units)
+                for key, units in rules.bonus.items()
+            ],
+        }
+        for rules in form.effective_rules()
+    ]
+    return {"preset_rules": facts, "rule_errors": form.rule_errors()}
+
+
+@login_required
+@require_GET
+def effective_rules(request: HttpRequest) -> HttpResponse:
+    """The create form's rules box for the fields in the query (games/create_table.js asks as
+    they change): the server's own computation, so the page never shows other rules."""
+    return render(request, "games/_preset_facts.html", _rules_box(CreateTableForm(request.GET)))
 
 
 @login_required
@@ -161,6 +186,10 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
             for key, names in BONUS_NAMES.items()
         },
         "can_suggest": importlib.util.find_spec("games.rules.arrange") is not None,
+        # The mute switch is kept on the account (every device starts with it), set by a POST.
+        "sound": _user(request).sound_on,
+        "sound_url": reverse("accounts:set_sound"),
+        "csrf": get_token(request),
     }
     return render(
         request,

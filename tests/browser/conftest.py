@@ -29,6 +29,13 @@ AXE = Path(__file__).parent / "vendor" / "axe.min.js"
 PASSWORD = "maubinh-Browser-42"
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
+# Issue 13's four sizes: every step of a table flow is shot at each (``shoot(..., SIZES)``).
+SIZES = [
+    {"width": 360, "height": 640},
+    {"width": 390, "height": 844},
+    {"width": 768, "height": 1024},
+    {"width": 1366, "height": 768},
+]
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -167,13 +174,32 @@ def pages(site: Site, browser: Any) -> Iterator[Pages]:
     assert not opened.errors, "console errors:\n" + "\n".join(opened.errors)
 
 
+# Two animation frames: the page has laid itself out again after a resize.
+LAID_OUT = "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
+
+
 @pytest.fixture
-def shoot() -> Callable[[Any, str], None]:
+def shoot() -> Callable[..., None]:
+    """Full-page screenshots of a step: at the page's own size (``name-<width>.png``), or at
+    each of ``sizes`` (``name-<w>x<h>.png``) and then back to its own size, so a step played
+    once is shot at the four sizes instead of the whole flow being played four times."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
 
-    def take(page: Any, name: str) -> None:
-        width = page.viewport_size["width"]
-        page.screenshot(path=str(SCREENSHOTS / f"{name}-{width}.png"), full_page=True)
+    def take(page: Any, name: str, sizes: list[dict[str, int]] | None = None) -> None:
+        if sizes is None:
+            width = page.viewport_size["width"]
+            page.screenshot(path=str(SCREENSHOTS / f"{name}-{width}.png"), full_page=True)
+            return
+        own = page.viewport_size
+        try:
+            for size in sizes:
+                page.set_viewport_size(size)
+                page.evaluate(LAID_OUT)
+                path = SCREENSHOTS / f"{name}-{size['width']}x{size['height']}.png"
+                page.screenshot(path=str(path), full_page=True)
+        finally:
+            page.set_viewport_size(own)
+            page.evaluate(LAID_OUT)
 
     return take
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from tests.browser.conftest import PASSWORD, PHONE
+from tests.browser.conftest import PASSWORD, PHONE, SIZES
 
 
 def test_a_player_reaches_a_report_and_a_dispute_from_the_table_on_a_phone(
@@ -32,6 +32,7 @@ def test_a_player_reaches_a_report_and_a_dispute_from_the_table_on_a_phone(
     assert report.inner_text() == "Báo cáo"
     assert re.search(r"/moderation/report/\d+/\?table=\d+$", report.get_attribute("href"))
     assert page.locator("#me .report-link").count() == 0  # nobody reports themselves
+    shoot(page, "header-in-play-and-report-links", SIZES)
 
     page.click("#suggest")
     page.locator("#suggestions button.suggestion").first.click()
@@ -40,7 +41,8 @@ def test_a_player_reaches_a_report_and_a_dispute_from_the_table_on_a_phone(
     assert in_play.is_hidden()
     dispute = page.locator("#summary .dispute-link")
     assert dispute.inner_text() == "Khiếu nại"
-    shoot(page, "summary-dispute-link")
+    shoot(page, "summary-dispute-link", SIZES)
     dispute.click()
     page.wait_for_url(re.compile(r".*/moderation/rounds/\d+/dispute/$"))
     assert "trong 7 ngày" in page.locator("main").inner_text()  # the window, explained
+    shoot(page, "dispute-form", SIZES)

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from tests.browser.conftest import DESKTOP, PASSWORD, PHONE, axe_violations
+from tests.browser.conftest import DESKTOP, PASSWORD, PHONE, SIZES, axe_violations
 
 SMALL_PHONE = {"width": 360, "height": 640}
 
@@ -65,7 +65,7 @@ def test_the_header_folds_into_a_menu_on_a_phone(pages, shoot, viewport) -> None
     assert page.evaluate(NO_SIDEWAYS_SCROLL)
     assert nav.locator("[data-testid=my-cases-link]").is_visible()
     assert axe_violations(page) == []
-    shoot(page, "header-menu-open")
+    shoot(page, "header-menu-open", [viewport])
     page.keyboard.press("Escape")
     assert nav.is_hidden() and toggle.get_attribute("aria-expanded") == "false"
     nav_link = page.locator("#site-nav a[href='/xu/statement/']")
@@ -75,11 +75,12 @@ def test_the_header_folds_into_a_menu_on_a_phone(pages, shoot, viewport) -> None
 
 
 @pytest.mark.browser
-def test_the_header_is_one_row_of_links_on_a_laptop(pages) -> None:  # type: ignore[no-untyped-def]
+def test_the_header_is_one_row_of_links_on_a_laptop(pages, shoot) -> None:  # type: ignore[no-untyped-def]
     page = pages.login("binh", DESKTOP)
     assert page.locator("[data-testid=menu-toggle]").is_hidden()
     assert page.locator("#site-nav [data-testid=my-cases-link]").is_visible()
     assert page.locator("#site-nav [data-testid=rules-link]").is_visible()
+    shoot(page, "header", SIZES)  # folded into the menu on the phones, one row from the tablet
 
 
 @pytest.mark.browser
@@ -95,7 +96,7 @@ def test_the_moderators_queue_is_usable_on_a_phone(pages, shoot) -> None:  # typ
     box = claim.bounding_box()
     assert box and box["x"] + box["width"] <= SMALL_PHONE["width"] and box["height"] >= 32
     assert axe_violations(page) == []
-    shoot(page, "moderation-queue")
+    shoot(page, "moderation-queue", SIZES)
     claim.click()
     page.wait_for_url(re.compile(r".*/moderation/cases/\d+/$"))
     assert page.evaluate(NO_SIDEWAYS_SCROLL)

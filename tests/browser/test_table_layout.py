@@ -10,15 +10,9 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import axe_violations
+from tests.browser.conftest import SIZES, axe_violations
 from tests.browser.scripted import BOT_NAMES, MINE, open_scripted_table, send
 
-SIZES = [
-    {"width": 360, "height": 640},
-    {"width": 390, "height": 844},
-    {"width": 768, "height": 1024},
-    {"width": 1366, "height": 768},
-]
 IDS = [f"{s['width']}x{s['height']}" for s in SIZES]
 
 BOXES = """

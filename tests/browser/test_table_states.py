@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import PHONE, axe_violations
+from tests.browser.conftest import CREATE_USERS, DESKTOP, PASSWORD, PHONE, SIZES, axe_violations
 from tests.browser.scripted import MINE, open_scripted_table, send
-from tests.browser.test_table_layout import IDS, SIZES
+from tests.browser.test_table_layout import IDS
 
 GONE = 555_555  # a player who sat at seat 0 last round and has left since
 
@@ -40,7 +40,7 @@ def test_joining_after_a_round_never_shows_its_result_on_your_seat(  # type: ign
     round_["summary"]["players"].insert(0, row)
     send(ws, table.snapshot(round_, start_at=None))
     page.wait_for_selector("#summary:visible")
-    shoot(page, f"states-{size}-joined-after-a-round")
+    shoot(page, f"states-{size}-joined-after-a-round", [viewport])
 
     assert page.locator("#me .seat-head .delta").count() == 0
     assert page.locator("#me .row-result:not(:empty)").count() == 0
@@ -53,13 +53,14 @@ def test_joining_after_a_round_never_shows_its_result_on_your_seat(  # type: ign
 
 
 @pytest.mark.browser
-def test_a_summary_you_played_in_is_this_round(pages) -> None:  # type: ignore[no-untyped-def]
+def test_a_summary_you_played_in_is_this_round(pages, shoot) -> None:  # type: ignore[no-untyped-def]
     page, ws, table, _ = open_scripted_table(pages, "em", PHONE, "Bàn ván của tôi")
     send(ws, table.snapshot(table.settled_round(with_me=True)))
     page.wait_for_selector("#summary:visible")
     assert page.locator("#summary").get_attribute("data-played") == "yes"
     assert page.locator("#summary-title").inner_text().startswith("Ván 1")
     assert page.locator("#me .seat-head .delta").inner_text() == "+90 xu"
+    shoot(page, "states-summary-you-played-in", SIZES)
 
 
 @pytest.mark.browser
@@ -77,7 +78,7 @@ def test_the_sent_toast_ends_when_the_showdown_starts_and_no_one_waits_for_zero(
     # Everyone is done, my own "submitted" last: never "waiting for 0 players".
     send(ws, table.submitted(1), table.submitted(2), table.submitted(3))
     page.wait_for_function("document.querySelector('#submit').textContent.includes('✓')")
-    shoot(page, "states-390x844-everyone-sent")
+    shoot(page, "states-everyone-sent", SIZES)
     waiting = page.locator("#phase-next").inner_text()
     assert " 0 " not in waiting
     assert "Mọi người đã xong" in waiting
@@ -87,7 +88,7 @@ def test_the_sent_toast_ends_when_the_showdown_starts_and_no_one_waits_for_zero(
     send(ws, table.reveal(1))
     page.wait_for_selector("#steps li.current")
     page.wait_for_selector("#toast:not(.show)", timeout=1000)
-    shoot(page, "states-390x844-showdown-toast-gone")
+    shoot(page, "states-showdown-toast-gone", SIZES)
 
 
 @pytest.mark.browser
@@ -102,20 +103,30 @@ def test_the_summary_stays_until_the_next_deal_with_its_countdown(pages, shoot) 
     page.wait_for_function(
         "/bắt đầu sau [56] giây/.test(document.querySelector('#summary-next').textContent)"
     )
-    shoot(page, "states-390x844-summary-countdown")
     page.wait_for_function(
         "/bắt đầu sau [34] giây/.test(document.querySelector('#summary-next').textContent)"
     )
     assert page.locator("#summary").is_visible()
+    # Shot once the countdown was seen moving: four sizes take longer than its 6 s.
+    shoot(page, "states-summary-countdown", SIZES)
     table.round_id, table.number = 78, 2
     send(ws, *table.round_started())
     page.wait_for_selector("#summary", state="hidden")
     assert page.locator("#phase-title").inner_text().startswith("Ván 2")
 
 
+@pytest.fixture(scope="module")
+def listener(site: Any) -> str:
+    """A player of their own: the test mutes them on their account, for every later page."""
+    site.manage("shell", "-c", CREATE_USERS.format(users=[("thanh", "Thanh")], password=PASSWORD))
+    return "thanh"
+
+
 @pytest.mark.browser
-def test_sounds_follow_the_game_and_mute_is_remembered(pages) -> None:  # type: ignore[no-untyped-def]
-    page, ws, table, _ = open_scripted_table(pages, "em", PHONE, "Bàn âm thanh")
+def test_sounds_follow_the_game_and_mute_is_remembered_on_every_device(  # type: ignore[no-untyped-def]
+    pages, listener
+) -> None:
+    page, ws, table, _ = open_scripted_table(pages, listener, PHONE, "Bàn âm thanh")
     send(ws, table.snapshot(None))
     page.wait_for_selector("#table-page[data-state=live]")
     toggle = page.locator("#sound-toggle")
@@ -131,12 +142,31 @@ def test_sounds_follow_the_game_and_mute_is_remembered(pages) -> None:  # type: 
     page.wait_for_function(f"() => {sound} === 'reveal'")
     send(ws, table.reveal(2), table.reveal(3), table.settled(my_xu=90))
     page.wait_for_function(f"() => {sound} === 'win'")
+    # The next round I lose.
+    table.round_id, table.number = 78, 2
+    send(ws, *table.round_started(), table.reveal(1), table.reveal(2), table.reveal(3))
+    page.wait_for_function(f"() => {sound} === 'reveal'")
+    send(ws, table.settled(my_xu=-90))
+    page.wait_for_function(f"() => {sound} === 'loss'")
 
-    toggle.click()
+    with page.expect_response(lambda r: r.url.endswith("/accounts/sound/")) as saved:
+        toggle.click()
+    assert saved.value.status == 200
     assert toggle.get_attribute("aria-pressed") == "false"
     page.reload()
-    send_later = page.locator("#sound-toggle")
-    assert send_later.get_attribute("aria-pressed") == "false"  # remembered for this user
+    assert page.locator("#sound-toggle").get_attribute("aria-pressed") == "false"
+
+    # Another device (a browser context with nothing stored): muted from the start, silent.
+    laptop = pages.login(listener, DESKTOP)
+    laptop.goto(page.url)
+    laptop.wait_for_selector("#table-page[data-state=live]")
+    assert laptop.locator("#sound-toggle").get_attribute("aria-pressed") == "false"
+    assert laptop.evaluate(f"() => localStorage.getItem('maubinh:sound:{table.me}')") == "off"
+    # Switched back on there, the phone's next page has sound again.
+    with laptop.expect_response(lambda r: r.url.endswith("/accounts/sound/")):
+        laptop.locator("#sound-toggle").click()
+    page.reload()
+    assert page.locator("#sound-toggle").get_attribute("aria-pressed") == "true"
 
 
 @pytest.mark.browser
@@ -161,7 +191,7 @@ def test_the_deal_and_the_flip_move_unless_reduced_motion_is_asked(pages, motion
 
 
 @pytest.mark.browser
-def test_the_summary_offers_a_dispute_and_only_other_players_seats_a_report(pages) -> None:  # type: ignore[no-untyped-def]
+def test_the_summary_offers_a_dispute_and_only_other_players_seats_a_report(pages, shoot) -> None:  # type: ignore[no-untyped-def]
     page, ws, table, _ = open_scripted_table(pages, "em", PHONE, "Bàn khiếu nại")
     send(ws, table.snapshot(table.settled_round(with_me=True)))
     page.wait_for_selector("#summary:visible")
@@ -172,3 +202,4 @@ def test_the_summary_offers_a_dispute_and_only_other_players_seats_a_report(page
     assert reports.count() == len(table.others)
     assert f"/report/{table.others[0]}/?table={table.table}" in reports.first.get_attribute("href")
     assert page.locator("#me a.report-link").count() == 0
+    shoot(page, "states-summary-dispute-and-reports", SIZES)

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import CREATE_USERS, DESKTOP, PASSWORD, PHONE
+from tests.browser.conftest import CREATE_USERS, DESKTOP, PASSWORD, PHONE, SIZES
 from tests.browser.test_rounds import (
     best_legal,
     dealt,
@@ -107,7 +107,6 @@ def test_an_untouched_hand_is_auto_arranged_and_a_laid_out_hand_is_played_as_lai
     plan = best_legal(khoa_cards)
     for row, codes in zip("123", plan, strict=True):
         tap_to_row(khoa, codes, row)  # complete and legal, but Xong is never pressed
-    shoot(khoa, "timeout-draft-laid-out")
     # Another device (no local copy of the layout): the server's draft comes back.
     khoa.wait_for_timeout(1500)  # the page sends drafts at most once a second
     khoa.evaluate("sessionStorage.clear()")
@@ -115,6 +114,8 @@ def test_an_untouched_hand_is_auto_arranged_and_a_laid_out_hand_is_played_as_lai
     dealt(khoa)
     assert [sorted(row_cards(khoa, row)) for row in "123"] == [sorted(p) for p in plan]
     assert khoa.locator("#submit").is_enabled()  # restored, still not sent
+    # Shot after the checks: four sizes take seconds of the 30 s the hand has.
+    shoot(khoa, "timeout-draft-laid-out", SIZES)
 
     # The deadline passes: both hands are played for their owners, marked tự xếp.
     hoa.wait_for_selector("#opponents .auto-badge[data-by=draft]", timeout=45_000)
@@ -123,11 +124,11 @@ def test_an_untouched_hand_is_auto_arranged_and_a_laid_out_hand_is_played_as_lai
     # hoa sees the hand played for her in her own rows, marked as such.
     hoa.wait_for_selector("#me .auto-badge[data-by=engine]")
     assert [len(row_cards(hoa, row)) for row in "123"] == [5, 5, 3]
-    shoot(hoa, "timeout-showdown")
+    shoot(hoa, "timeout-showdown", SIZES)
     hoa.wait_for_selector("#summary:visible", timeout=30_000)
     khoa.wait_for_selector("#summary:visible", timeout=30_000)
-    shoot(hoa, "timeout-summary")
-    shoot(khoa, "timeout-summary")
+    shoot(hoa, "timeout-summary-hoa", SIZES)
+    shoot(khoa, "timeout-summary-khoa", SIZES)
     assert hoa.locator("#summary tr.is-you .notes").inner_text().count("Tự xếp") == 1
 
     round_id = round_id_of(hoa)
@@ -146,7 +147,7 @@ def test_an_untouched_hand_is_auto_arranged_and_a_laid_out_hand_is_played_as_lai
     detail = hoa.context.new_page()
     detail.goto(f"{base}/history/{round_id}/")
     assert detail.locator(".round-player .auto-badge").count() == 2
-    shoot(detail, "timeout-round-detail")
+    shoot(detail, "timeout-round-detail", SIZES)
 
 
 def test_a_strict_table_keeps_the_old_rule_and_names_the_scoop_once(  # type: ignore[no-untyped-def]
@@ -165,7 +166,7 @@ def test_a_strict_table_keeps_the_old_rule_and_names_the_scoop_once(  # type: ig
     minh.locator("#submit").tap()
 
     lam.wait_for_selector("#summary:visible", timeout=60_000)
-    shoot(lam, "timeout-strict-summary")
+    shoot(lam, "timeout-strict-summary", SIZES)
     notes = lam.locator("#summary tr.is-you .notes").inner_text()
     assert "binh lủng" in notes and "Tự xếp" not in notes
     assert lam.locator("#summary .scoop-list li").count() == 1  # named once

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from games.rules import Rules
-from tests.browser.conftest import DESKTOP
+from tests.browser.conftest import DESKTOP, SIZES
 
 CARDS = ["AS", "AH", "KS", "KH", "QS", "QH", "9S", "9H", "7D", "7C", "4S", "4H", "2C"]
 OTHER = 999_998
@@ -92,7 +92,7 @@ def test_a_round_voided_mid_play_is_shown_with_every_stake_returned(pages, shoot
     assert "Không thể tính tiền ván này" in summary
     assert "5.400 xu" in summary or "5,400 xu" in summary
     assert "Ván 3 đã bị hủy" in page.locator("main").inner_text()
-    shoot(page, "round-voided")
+    shoot(page, "round-voided", SIZES)
 
     # A page that (re)connects after the void gets it from the snapshot.
     voided_round = {**_round(me, "cancelled"), "voided": _voided(table, me, 11, "staff")}

@@ -1,13 +1,17 @@
 // How the table feels: sounds (generated with Web Audio, nothing downloaded) for the deal,
 // the last 10 seconds, each reveal, a win and a loss, with a mute switch remembered per
-// user; the deal and the chi-by-chi flip (CSS, off under prefers-reduced-motion); and
+// user (on the account, so a new device starts muted too; localStorage is the instant local
+// copy); the deal and the chi-by-chi flip (CSS, off under prefers-reduced-motion); and
 // bringing my cards, the clock and Xong into view when the cards arrive.
 import {
   $, config, deadline, gettext, myRound, now, on, reducedMotion, state,
 } from "./core.js";
 
 const MUTE_KEY = `maubinh:sound:${config.user}`;
-let muted = localStorage.getItem(MUTE_KEY) === "off";
+// The account's choice, as the server rendered this page, wins over this browser's copy
+// (the player may have switched on another device since); the copy follows it.
+let muted = config.sound === undefined ? localStorage.getItem(MUTE_KEY) === "off" : !config.sound;
+localStorage.setItem(MUTE_KEY, muted ? "off" : "on");
 let audio = null;
 
 // Browsers let a page make sound only after the player touched it: start then.
@@ -60,10 +64,24 @@ function renderToggle() {
   toggle.title = muted ? gettext("Sound is off") : gettext("Sound is on");
 }
 
+// Saved on the account for the player's other devices; a lost request only costs them that
+// (this page and this browser already follow the switch), so it is not retried.
+async function remember() {
+  const body = new URLSearchParams({ sound: muted ? "off" : "on" });
+  try {
+    await fetch(config.sound_url, {
+      method: "POST", body, credentials: "same-origin", headers: { "X-CSRFToken": config.csrf },
+    });
+  } catch {
+    // offline: the local copy still holds the choice on this device
+  }
+}
+
 toggle.addEventListener("click", () => {
   muted = !muted;
   localStorage.setItem(MUTE_KEY, muted ? "off" : "on");
   renderToggle();
+  remember();
 });
 renderToggle();
 
