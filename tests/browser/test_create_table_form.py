@@ -8,7 +8,8 @@ from typing import Any
 import pytest
 
 from games.rules import Rules
-from tests.browser.conftest import DESKTOP, SIZES, axe_violations
+from tests.browser.conftest import DESKTOP, PHONE, SIZES, axe_violations
+from tests.browser.test_header_menu import NO_SIDEWAYS_SCROLL, OUTSIDE_THE_SCREEN
 from tests.games.test_effective_rules_view import expected
 
 pytestmark = pytest.mark.browser
@@ -47,6 +48,11 @@ def test_the_form_shows_the_rules_of_the_table_being_made_as_the_fields_change( 
         Rules.preset("portal").with_overrides(overrides)
     )
     assert "bài không gửi kịp giờ là binh lủng" in box.inner_text()
+    # On a phone the open house rules fit the screen: nothing only a sideways scroll away.
+    page.set_viewport_size(PHONE)
+    assert page.evaluate(OUTSIDE_THE_SCREEN) == []
+    assert page.evaluate(NO_SIDEWAYS_SCROLL)
+    page.set_viewport_size(DESKTOP)
     shoot(page, "create-form-house-rules", SIZES)
 
     # Another preset keeps the house rules and brings its own values for the rest.
