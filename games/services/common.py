@@ -187,6 +187,7 @@ def lock_round(
         if Round.objects.filter(pk=round_pk).exists():
             raise NotFound(_("You are not playing in this round."), code="not_in_round")
         raise NotFound()
+    round_.table = table  # the locked row: the payloads read it (stakes_in) without a query
     return table, round_
 
 
