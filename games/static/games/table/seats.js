@@ -162,11 +162,10 @@ function playerDelta(player) {
   }
   const reveal = round.reveal;
   if (!reveal) return null;
-  const stake = state.info.stake;
   let total = 0;
   for (const pair of reveal.instant_pairs) {
-    if (pair.a === position) total += pair.units * stake;
-    if (pair.b === position) total -= pair.units * stake;
+    if (pair.a === position) total += pair.xu;
+    if (pair.b === position) total -= pair.xu;
   }
   for (const chi of reveal.chi) {
     for (const pair of chi.pairs) {
