@@ -35,7 +35,7 @@ from games.models import (
 from games.rules import Rules, is_foul, parse_cards
 from games.rules.fair import verify_deal
 from games.rules.scoring import PlayerInput, Settlement, settle
-from games.stakes import for_table
+from games.stakes import for_table, per_unit
 from ledger.models import Transfer
 
 LIVE_STATES = (RoundState.ARRANGING, RoundState.SHOWDOWN)
@@ -335,10 +335,14 @@ def scoop_lines(settlement: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def reveal_payload(round_: Round, result: RoundResult | None = None) -> dict[str, Any]:
-    """What the showdown has shown so far: instant wins, fouls, then chi 1..revealed."""
+    """What the showdown has shown so far: instant wins, fouls, then chi 1..revealed.
+
+    Amounts (``xu``) are in what the round is played for (``stakes_in``, games.stakes)."""
     if result is None:
         result = settle_round_result(round_)
     settlement = result.settlement
+    stakes_in = round_.table.stakes_in
+    per = per_unit(stakes_in, round_.stake)
     by_position = {p.position: p for p in result.players}
     instants = []
     for pr in settlement.players:
@@ -358,6 +362,7 @@ def reveal_payload(round_: Round, result: RoundResult | None = None) -> dict[str
             "a": int(pair.a),
             "b": int(pair.b),
             "units": pair.units,
+            "xu": pair.units * round_.stake // per,
             "winner": None if pair.instant_winner is None else int(pair.instant_winner),
         }
         for pair in settlement.pairs
@@ -385,7 +390,7 @@ def reveal_payload(round_: Round, result: RoundResult | None = None) -> dict[str
                     "a": int(pair.a),
                     "b": int(pair.b),
                     "units": chi.units,
-                    "xu": chi.units * round_.stake,
+                    "xu": chi.units * round_.stake // per,
                     "winner": None if chi.winner is None else int(chi.winner),
                     "bonus": chi.bonus,
                     "reason": chi.reason,
@@ -398,9 +403,10 @@ def reveal_payload(round_: Round, result: RoundResult | None = None) -> dict[str
         # Every chi is shown: the scoops are known, and named once per scooped player.
         as_json = settlement.to_json()
         scoops = scoop_lines(as_json)
-        scoop_xu = {str(k): v["scoop"] for k, v in result_breakdown(as_json).items()}
+        scoop_xu = {str(k): v["scoop"] // per for k, v in result_breakdown(as_json).items()}
     return {
         "round": round_.pk,
+        "stakes_in": stakes_in,
         "revealed": round_.revealed,
         "deadline": round_.deadline.isoformat() if round_.deadline else None,
         "fouls": [int(p.id) for p in settlement.players if p.foul],
@@ -411,7 +417,7 @@ def reveal_payload(round_: Round, result: RoundResult | None = None) -> dict[str
         "instants": instants,
         "instant_pairs": instant_pairs,
         "chi": chi_views,
-        "scoops": scoops,
+        "scoops": [{**line, "xu": line["xu"] // per} for line in scoops],
         "scoop_xu": scoop_xu,
     }
 
@@ -419,11 +425,16 @@ def reveal_payload(round_: Round, result: RoundResult | None = None) -> dict[str
 def summary_payload(round_: Round, players: list[RoundPlayer] | None = None) -> dict[str, Any]:
     """The end of a round: every result, the new balances and the revealed server seed.
 
+    Amounts (``xu``, ``breakdown``, the scoops') are in what the round was played for
+    (``stakes_in``: xu, a tournament's chips, or points, which are units; games.stakes);
+    a points table's players have no balance (None).
     ``players``: the round's players with their users, if the caller has them.
     """
     if players is None:
         players = list(round_.players.select_related("user").order_by("position"))
-    balances = for_table(round_.table).balances(round_.table, [p.user_id for p in players])
+    stakes_in = round_.table.stakes_in
+    per = per_unit(stakes_in, round_.stake)
+    balances = _shown_balances(round_, [p.user_id for p in players])
     settlement = round_.settlement or {}
     by_id = {p["id"]: p for p in settlement.get("players", [])}
     breakdown = result_breakdown(settlement) if settlement else {}
@@ -438,7 +449,7 @@ def summary_payload(round_: Round, players: list[RoundPlayer] | None = None) -> 
                 "user": p.user_id,
                 "name": p.user.shown_name,
                 "units": p.units,
-                "xu": p.xu,
+                "xu": None if p.xu is None else p.xu // per,
                 "chi_won": outcome.get("chi_won"),
                 "chi_lost": outcome.get("chi_lost"),
                 "scooped": outcome.get("scooped"),
@@ -447,7 +458,7 @@ def summary_payload(round_: Round, players: list[RoundPlayer] | None = None) -> 
                 "hands": outcome.get("hands"),
                 "status": p.status,
                 "auto_arranged": p.auto_arranged or None,
-                "breakdown": breakdown.get(p.position),
+                "breakdown": _divided(breakdown.get(p.position), per),
                 "balance": balances[p.user_id],
                 "rating": rating_changes.get(str(p.user_id)),
             }
@@ -455,9 +466,13 @@ def summary_payload(round_: Round, players: list[RoundPlayer] | None = None) -> 
     return {
         "round": round_.pk,
         "number": round_.number,
+        "stakes_in": stakes_in,
         "players": rows,
         "pairs": settlement.get("pairs", []),
-        "scoops": scoop_lines(settlement) if settlement else [],
+        "scoops": [
+            {**line, "xu": line["xu"] // per}
+            for line in (scoop_lines(settlement) if settlement else [])
+        ],
         "rated": ratings.get("rated"),
         "unrated_reason": ratings.get("reason") or None,
         **_seed_view(round_),
@@ -518,9 +533,9 @@ def _board_revealed(board_id: int) -> bool:
     return DuplicateBoard.objects.filter(pk=board_id, revealed_at__isnull=False).exists()
 
 
-_WITHHELD_REVEAL_KEYS = ("type", "table", "version", "round", "revealed", "deadline")
+_WITHHELD_REVEAL_KEYS = ("type", "table", "version", "round", "revealed", "deadline", "stakes_in")
 _WITHHELD_SUMMARY_KEYS = (
-    *("type", "table", "version", "round", "number", "rated", "unrated_reason"),
+    *("type", "table", "version", "round", "number", "rated", "unrated_reason", "stakes_in"),
     *("server_seed", "commitment", "client_seeds", "board"),
 )
 _WITHHELD_ROW_KEYS = ("position", "user", "name", "units", "xu", "status", "balance", "rating")
@@ -541,6 +556,26 @@ def withheld_summary(payload: dict[str, Any]) -> dict[str, Any]:
     kept = {k: payload[k] for k in _WITHHELD_SUMMARY_KEYS if k in payload}
     rows = [{k: row.get(k) for k in _WITHHELD_ROW_KEYS} for row in payload["players"]]
     return {**kept, "players": rows, "pairs": [], "scoops": [], "withheld": True}
+
+
+def _shown_balances(round_: Round, user_ids: list[int]) -> dict[int, int | None]:
+    """The players' balances after the round, or None at a points table (nothing is held
+    there: its "balance" is no amount of anything)."""
+    if round_.table.stakes_in == StakesIn.POINTS:
+        return dict.fromkeys(user_ids)
+    return dict(for_table(round_.table).balances(round_.table, user_ids))
+
+
+def _divided(parts: dict[str, Any] | None, per: int) -> dict[str, Any] | None:
+    """A result breakdown in units of ``per`` xu (a points round's: see summary_payload)."""
+    if parts is None or per == 1:
+        return parts
+    return {
+        "instant": parts["instant"] // per,
+        "chi": [amount // per for amount in parts["chi"]],
+        "scoop": parts["scoop"] // per,
+        "cap": parts["cap"] // per,
+    }
 
 
 def round_view(round_: Round, user: User | None) -> dict[str, Any]:
@@ -600,10 +635,11 @@ def void_payload(round_: Round, reason: str | None = None) -> dict[str, Any]:
         logged = round_.events.filter(kind="voided").values_list("data", flat=True).first()
         reason = (logged or {}).get("reason", "")
     players = list(round_.players.order_by("position"))
-    balances = for_table(round_.table).balances(round_.table, [p.user_id for p in players])
+    balances = _shown_balances(round_, [p.user_id for p in players])
     return {
         "round": round_.pk,
         "number": round_.number,
+        "stakes_in": round_.table.stakes_in,
         "reason": reason,
         "players": [
             {
@@ -625,6 +661,8 @@ def table_snapshot(table: Table, user: User | None) -> dict[str, Any]:
     online = online_users(table.pk)
     seats = [seat_view(s, balances[s.user_id], online) for s in seated]
     current = active_round(table) or latest_round(table)
+    if current is not None:
+        current.table = table  # its payloads read the table (stakes_in): no second read
     return {
         "type": "snapshot",
         "table": table.pk,

@@ -136,6 +136,13 @@ def on_points(hook: PointsHook) -> None:
         _points_hooks.append(hook)
 
 
+def per_unit(stakes_in: str, stake: int) -> int:
+    """What one amount shown for a round is worth in its settled ``xu`` field: 1 (xu and
+    chips are shown as settled), or a ``points`` round's stake, whose amounts are shown in
+    units (nothing is held, so no cap bites and every amount is units × stake)."""
+    return stake if stakes_in == StakesIn.POINTS else 1
+
+
 def for_table(table: Table) -> Stakes:
     try:
         return _providers[table.stakes_in]

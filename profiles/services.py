@@ -22,7 +22,7 @@ from django.db.models import Min, Q, Sum
 from django.utils import timezone
 
 from accounts.models import User
-from games.models import Round, RoundPlayer, RoundState
+from games.models import Round, RoundPlayer, RoundState, StakesIn
 from ledger.models import AccountKind, Posting, Transfer, TransferKind
 from profiles import avatars
 from profiles.figures import player_figures
@@ -133,6 +133,9 @@ def record_settled_rounds(limit: int = 500) -> int:
     recorded = RoundStat.objects.filter(round_id__gte=cursor.next_round_id).values("round_id")
     ids = list(
         Round.objects.filter(pk__gte=cursor.next_round_id, state=RoundState.SETTLED)
+        # Only rounds played for xu: a tournament's chips or points are not the wallet's,
+        # so their net xu (zero) would only dilute every figure (docs/profiles.md).
+        .filter(table__stakes_in=StakesIn.XU)
         .exclude(pk__in=recorded)
         .order_by("pk")
         .values_list("pk", flat=True)[:limit]

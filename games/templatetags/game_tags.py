@@ -7,13 +7,15 @@ from typing import Any
 from django import template
 from django.utils import translation
 from django.utils.html import format_html, format_html_join
-from django.utils.translation import ngettext
+from django.utils.translation import ngettext, pgettext
 
 from games import history
+from games.models import Round, StakesIn
 from games.rules import card_name_en, card_name_vi, parse_card
 from games.rules.cards import SUIT_SYMBOLS, SUITS
 from games.rules.instant import INSTANT_NAMES
 from games.rules.presets import BONUS_NAMES
+from games.stakes import per_unit
 from ledger.formats import format_signed_xu
 
 register = template.Library()
@@ -109,6 +111,25 @@ def units(value: Any) -> str:
     return ngettext("%(units)s unit", "%(units)s units", abs(number)) % {
         "units": format_signed_xu(number)
     }
+
+
+@register.filter
+def unit_name(stakes_in: str | None) -> str:
+    """What a round's amounts count, from its table's ``stakes_in`` (games.stakes)."""
+    if stakes_in == StakesIn.CHIPS:
+        return pgettext("amounts of a round", "chips")
+    if stakes_in == StakesIn.POINTS:
+        return pgettext("amounts of a round", "points")
+    return "xu"
+
+
+@register.filter
+def counted(value: Any, round_: Round) -> Any:
+    """A round's settled ``xu`` amount as shown, in what the round was played for (a points
+    round's are units: games.stakes.per_unit); None stays None."""
+    if value is None:
+        return None
+    return int(value) // per_unit(round_.table.stakes_in, round_.stake)
 
 
 @register.filter

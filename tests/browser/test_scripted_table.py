@@ -62,7 +62,7 @@ def _script(table: int, me: int, name: str) -> list[dict[str, Any]]:
         "type": "reveal", "table": table, "round": 77, "fouls": [], "unarranged": [0],
         "instants": [{"position": 0, "kind": "six_pairs", "name_vi": "Lục phé bôn",
                       "name_en": "Six pairs", "cards": SIX_PAIRS}],
-        "instant_pairs": [{"a": 0, "b": 1, "units": 3, "winner": 0}],
+        "instant_pairs": [{"a": 0, "b": 1, "units": 3, "xu": 300, "winner": 0}],
     }  # fmt: skip
     reveals = []
     for revealed in range(4):

@@ -97,6 +97,12 @@ def test_a_sit_and_go_of_four_with_three_bots_runs_from_join_to_prizes(
             shoot(page, "sit-and-go-table")
         # The showdown begins once everyone has sent (the bots are quick).
         page.wait_for_function("!document.querySelector('#suggest')?.checkVisibility()")
+        if rounds == 1:
+            # The round's summary counts chips, as the server says (its stakes_in), not xu.
+            page.wait_for_selector("#summary[data-unit=chips]:not([hidden])", timeout=30_000)
+            summary = page.locator("#summary").text_content() or ""
+            assert "Kết quả (chip)" in summary
+            assert not re.search(r"\bxu\b", summary), summary
     assert _finished(page), "the tournament did not finish in time"
 
     page.click("[data-testid=tournament-info] a")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.urls import reverse
 from django.utils import timezone
 
 from games import selectors, services, stakes
@@ -68,3 +69,27 @@ def test_an_ordinary_table_has_no_assigned_seats(players, table):
 def test_only_points_and_chips_providers_can_be_registered():
     with pytest.raises(ValueError, match="cannot register"):
         stakes.register(StakesIn.XU, stakes.PointsStakes())
+
+
+def test_a_points_rounds_amounts_are_its_units_named_points_with_no_balance(
+    client, players, points_table
+):  # type: ignore[no-untyped-def]
+    Table.objects.filter(pk=points_table.pk).update(start_at=timezone.now())
+    round_ = services.start_round_when_due(points_table.pk)
+    assert round_ is not None
+    round_ = run_timers(round_)
+    summary = selectors.summary_payload(round_)
+    assert summary["stakes_in"] == "points"
+    rows = {row["user"]: row for row in summary["players"]}
+    units = dict(round_.players.values_list("user_id", "units"))
+    assert any(units.values())  # the stake is 10: xu would be ten times these
+    assert {user: row["xu"] for user, row in rows.items()} == units
+    assert all(row["balance"] is None for row in rows.values())
+    reveal = selectors.reveal_payload(round_)
+    assert reveal["stakes_in"] == "points"
+    assert all(abs(p["xu"]) == abs(p["units"]) for chi in reveal["chi"] for p in chi["pairs"])
+    mine = round_.players.get(user=players[0])
+    client.force_login(players[0])
+    page = client.get(reverse("games:round_detail", args=[round_.pk])).content.decode()
+    amount = f"{'+' if mine.units > 0 else '−' if mine.units < 0 else ''}{abs(mine.units)}"
+    assert f"Bạn: {amount} điểm" in page

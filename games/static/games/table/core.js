@@ -2,6 +2,7 @@
 // server's clock, the websocket, formatting and a few hooks. Every module takes these
 // from here, and no two modules need each other (hashed static names need a tree).
 import { Live } from "../live.js";
+import { unitName } from "../results.js";
 
 // Django's JavaScript catalog (/jsi18n/) defines gettext, ngettext and interpolate.
 export const { gettext, ngettext } = window;
@@ -153,9 +154,11 @@ export function setHeaderInPlay(hold) {
   if (hold > 0) node.textContent = fmt(gettext("+ %(x)s in play"), { x: xu(hold) });
 }
 
-// What balances and results count at this table (games.stakes): xu, or a tournament's chips.
+// What balances and results count at this table (games.stakes): xu, a tournament's chips,
+// or points (nothing held: a seat at a points table has no balance to show).
 export const inXu = () => !config.stakes_in || config.stakes_in === "xu";
-export const unit = () => (inXu() ? "xu" : gettext("chips"));
+export const unit = () => unitName(config.stakes_in);
+export const hasBalance = () => config.stakes_in !== "points";
 
 export function setHeaderBalance(balance) {
   if (!inXu()) return; // the header shows the wallet, never tournament chips

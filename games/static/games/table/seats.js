@@ -5,7 +5,7 @@ import { instantName } from "../hands.js";
 import { autoArrangedBadge } from "../draft.js";
 import {
   $, LANG, config, el, fmt, gettext, reducedMotion, roundPlayer, seatPlayer, setHeaderInPlay, signed,
-  inXu, sitOnce, state, unit, xu,
+  hasBalance, inXu, sitOnce, state, unit, xu,
 } from "./core.js";
 
 /** Seats placed around me: me at the bottom, the others clockwise from my left. */
@@ -96,7 +96,7 @@ function seatHead(seat, player) {
       who.append(card);
     }
   }
-  who.append(el("span", "balance", `${xu(seat.balance)} ${unit()}`));
+  if (hasBalance()) who.append(el("span", "balance", `${xu(seat.balance)} ${unit()}`));
   const live = state.round && (state.round.state === "arranging" || state.round.state === "showdown");
   if (seat.user === config.user) setHeaderInPlay(live && player ? player.hold : 0);
   if (live && player && player.hold > 0 && seat.user === config.user) {
@@ -162,11 +162,10 @@ function playerDelta(player) {
   }
   const reveal = round.reveal;
   if (!reveal || reveal.withheld) return null;
-  const stake = state.info.stake;
   let total = 0;
   for (const pair of reveal.instant_pairs) {
-    if (pair.a === position) total += pair.units * stake;
-    if (pair.b === position) total -= pair.units * stake;
+    if (pair.a === position) total += pair.xu;
+    if (pair.b === position) total -= pair.xu;
   }
   for (const chi of reveal.chi) {
     for (const pair of chi.pairs) {

@@ -2,7 +2,7 @@
 // pairs, my rows' results, and the round's summary table.
 import { cardElement } from "../cards.js";
 import { instantName } from "../hands.js";
-import { breakdownLine, scoopList } from "../results.js";
+import { breakdownLine, scoopList, unitName } from "../results.js";
 import { $, config, el, fmt, gettext, myRound, ngettext, now, signed, state, xu } from "./core.js";
 import { nameOf } from "./seats.js";
 
@@ -63,14 +63,14 @@ function instantPanel(reveal) {
     panel.append(line);
   }
   const list = el("ul", "pair-list");
-  const stake = state.info.stake;
+  const unit = unitName(reveal.stakes_in);
   for (const pair of reveal.instant_pairs) {
     if (pair.units === 0) {
       list.append(el("li", "", fmt(gettext("%(a)s and %(b)s: tie"), { a: nameOf(pair.a), b: nameOf(pair.b) })));
       continue;
     }
     const [winner, loser] = pair.units > 0 ? [pair.a, pair.b] : [pair.b, pair.a];
-    list.append(el("li", "", fmt(gettext("%(w)s wins %(x)s xu from %(l)s"), { w: nameOf(winner), l: nameOf(loser), x: xu(Math.abs(pair.units) * stake) })));
+    list.append(el("li", "", fmt(gettext("%(w)s wins %(x)s %(unit)s from %(l)s"), { w: nameOf(winner), l: nameOf(loser), x: xu(Math.abs(pair.xu)), unit })));
   }
   panel.append(list);
   return panel;
@@ -93,14 +93,14 @@ function chiPanel(reveal, n) {
     } else {
       const loser = pair.winner === pair.a ? pair.b : pair.a;
       li.append(el("span", "", fmt(gettext("%(w)s beats %(l)s"), { w: nameOf(pair.winner), l: nameOf(loser) })));
-      li.append(el("b", "amount", ` ${xu(Math.abs(pair.xu))} xu`));
+      li.append(el("b", "amount", ` ${xu(Math.abs(pair.xu))} ${unitName(reveal.stakes_in)}`));
       const why = reasonText(pair);
       if (why) li.append(el("span", "why", ` (${why})`));
     }
     list.append(li);
   }
   panel.append(list);
-  if (n === 3 && reveal.scoops && reveal.scoops.length) panel.append(scoopList(reveal.scoops, nameOf));
+  if (n === 3 && reveal.scoops && reveal.scoops.length) panel.append(scoopList(reveal.scoops, nameOf, unitName(reveal.stakes_in)));
   return panel;
 }
 
@@ -116,7 +116,7 @@ function markMyRows(reveal) {
       if (pair.a === mine.position) total += pair.xu;
       if (pair.b === mine.position) total -= pair.xu;
     }
-    out.textContent = `${signed(total)} xu`;
+    out.textContent = `${signed(total)} ${unitName(reveal.stakes_in)}`;
     out.classList.add(total > 0 ? "win" : total < 0 ? "lose" : "even");
   }
 }
@@ -141,6 +141,12 @@ export function renderSummary(focus) {
   }
   const summary = round.summary;
   const me = summary.players.find((p) => p.user === config.user);
+  // What the round was played for (games.stakes): xu, a tournament's chips, or points,
+  // which leave no balance; only xu touch the statement.
+  const unit = unitName(summary.stakes_in);
+  const inXu = (summary.stakes_in || "xu") === "xu";
+  const balances = summary.stakes_in !== "points";
+  box.dataset.unit = summary.stakes_in || "xu";
   box.replaceChildren();
   // A round I did not play in (it ended before I came, or I sat out) is the previous one.
   const heading = el("h2", "", me
@@ -151,14 +157,15 @@ export function renderSummary(focus) {
   box.append(heading);
   if (me) {
     const big = el("p", `result-big ${me.xu > 0 ? "win" : me.xu < 0 ? "lose" : "even"}`);
-    big.textContent = me.xu > 0 ? fmt(gettext("You won %(x)s xu"), { x: xu(me.xu) }) : me.xu < 0 ? fmt(gettext("You lost %(x)s xu"), { x: xu(-me.xu) }) : gettext("You broke even");
+    big.textContent = me.xu > 0 ? fmt(gettext("You won %(x)s %(unit)s"), { x: xu(me.xu), unit }) : me.xu < 0 ? fmt(gettext("You lost %(x)s %(unit)s"), { x: xu(-me.xu), unit }) : gettext("You broke even");
     box.append(big);
-    const parts = breakdownLine(me, summary.scoops);
+    const parts = breakdownLine(me, summary.scoops, unit);
     if (parts) box.append(parts);
   }
   const table = el("table", "summary-table");
   const head = el("tr");
-  const labels = [gettext("Player"), gettext("Chi won"), gettext("Chi lost"), gettext("Result (xu)"), gettext("New balance")];
+  const labels = [gettext("Player"), gettext("Chi won"), gettext("Chi lost"), fmt(gettext("Result (%(unit)s)"), { unit })];
+  if (balances) labels.push(gettext("New balance"));
   // Rated rounds (people only, docs/ratings.md) show each player's rating and its change.
   if (summary.rated) labels.push(gettext("Rating"));
   for (const label of labels) {
@@ -193,7 +200,7 @@ export function renderSummary(focus) {
     tr.append(el("td", "num", row.chi_won ?? "—"));
     tr.append(el("td", "num", row.chi_lost ?? "—"));
     tr.append(el("td", `num ${row.xu > 0 ? "win" : row.xu < 0 ? "lose" : ""}`, signed(row.xu || 0)));
-    tr.append(el("td", "num", xu(row.balance)));
+    if (balances) tr.append(el("td", "num", xu(row.balance)));
     if (summary.rated) tr.append(ratingCell(row.rating));
     body.append(tr);
   }
@@ -205,7 +212,7 @@ export function renderSummary(focus) {
   scroll.setAttribute("aria-labelledby", "summary-title");
   scroll.append(table);
   box.append(scroll);
-  if (summary.scoops && summary.scoops.length) box.append(scoopList(summary.scoops, nameOf));
+  if (summary.scoops && summary.scoops.length) box.append(scoopList(summary.scoops, nameOf, unit));
   if (summary.unrated_reason === "bots") box.append(el("p", "muted summary-unrated", gettext("Rounds with a bot are not rated.")));
   if (summary.withheld) box.append(el("p", "muted summary-withheld", gettext("This board's cards are shown only to those who have played it: you may still be dealt it.")));
   box.append(seedLine(summary));
@@ -221,7 +228,8 @@ export function renderSummary(focus) {
     detail.href = `${config.history}${summary.round}/`;
     links.append(detail, document.createTextNode(" · "));
   }
-  links.append(ledger, document.createTextNode(" · "), dispute);
+  if (inXu) links.append(ledger, document.createTextNode(" · "));
+  links.append(dispute);
   box.append(links);
   showSummary(box, focus);
 }
@@ -262,7 +270,8 @@ function renderVoided(box, voided, focus) {
     : gettext("A moderator cancelled the round.");
   box.append(el("p", "result-big even", gettext("Every stake was returned: nobody won or lost.")));
   box.append(el("p", "", why));
-  if (me) box.append(el("p", "", fmt(gettext("Returned to you: %(x)s xu. Your balance: %(b)s xu."), { x: xu(me.returned), b: xu(me.balance) })));
+  // Only xu are held at the deal: chips and points have nothing to return (games.stakes).
+  if (me && (voided.stakes_in || "xu") === "xu") box.append(el("p", "", fmt(gettext("Returned to you: %(x)s xu. Your balance: %(b)s xu."), { x: xu(me.returned), b: xu(me.balance) })));
   const detail = el("a", "", gettext("Round details"));
   detail.href = `${config.history}${voided.round}/`;
   const links = el("p", "summary-links");
