@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
 # Apps with their own translation catalogue (the rest lives in locale/).
-LOCALE_APPS := ledger games bots moderation social profiles chat ratings
+LOCALE_APPS := ledger games bots moderation social profiles chat ratings tournaments
 
 .PHONY: run test setup lint typecheck migrate demo messages worker beat clean
 
@@ -38,7 +38,7 @@ lint: $(STAMP)
 	$(VENV)/bin/lint-imports
 
 typecheck: $(STAMP)
-	$(VENV)/bin/mypy accounts ledger games bots moderation practice social profiles chat ratings maubinh_site
+	$(VENV)/bin/mypy accounts ledger games bots moderation practice social profiles chat ratings tournaments maubinh_site
 
 # Two pytest-xdist workers (the machine's two cores): the chaos run and the browser tests
 # start first, one on each, and the rest goes to whichever is free (tests/conftest.py).

@@ -152,7 +152,8 @@ def tidy_table(table_id: int) -> list[int]:
     Returns the ids of the bots that stood up.
     """
     table = Table.objects.select_for_update().filter(pk=table_id).first()
-    if table is None or active_round(table) is not None:
+    # A tournament's bots are its entrants: they stay until it stands them up.
+    if table is None or table.is_managed or active_round(table) is not None:
         return []
     bots = list(selectors.seated_bots(table).order_by("position"))
     if not bots:

@@ -89,6 +89,14 @@ class DuplicateBoard(models.Model):
         return self.revealed_at is not None
 
 
+class StakesIn(models.TextChoices):
+    """What a table's rounds are played for (games.stakes)."""
+
+    XU = "xu", _("xu")
+    CHIPS = "chips", _("tournament chips")
+    POINTS = "points", _("points")
+
+
 class Table(models.Model):
     name = models.CharField(_("name"), max_length=60)
     host = models.ForeignKey(
@@ -111,6 +119,11 @@ class Table(models.Model):
         validators=[MinValueValidator(1), MaxValueValidator(60)],
     )
     is_open = models.BooleanField(default=True)
+    # Anything but xu: the table belongs to the app that created it (a tournament), which
+    # provides the stakes and assigns the seats (games.stakes).
+    stakes_in = models.CharField(
+        _("played for"), max_length=8, choices=StakesIn.choices, default=StakesIn.XU
+    )
     # Not listed in the lobby nor offered by quick play; reached through an invite link
     # (TableInvite) by those the host lets in (docs/social.md).
     is_private = models.BooleanField(_("private table"), default=False)
@@ -147,6 +160,11 @@ class Table(models.Model):
     @property
     def rules(self) -> Rules:
         return Rules.preset(self.preset).with_overrides(self.rules_overrides)
+
+    @property
+    def is_managed(self) -> bool:
+        """Owned by another app: not listed, seats assigned by it (games.stakes)."""
+        return self.stakes_in != StakesIn.XU
 
 
 class TableInvite(models.Model):

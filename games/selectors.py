@@ -24,6 +24,7 @@ from games.models import (
     RoundState,
     Seat,
     SeatHold,
+    StakesIn,
     Table,
     TableGuest,
     TableInvite,
@@ -31,7 +32,7 @@ from games.models import (
 from games.rules import Rules, is_foul, parse_cards
 from games.rules.fair import verify_deal
 from games.rules.scoring import PlayerInput, Settlement, settle
-from ledger import selectors as ledger_selectors
+from games.stakes import for_table
 from ledger.models import Transfer
 
 LIVE_STATES = (RoundState.ARRANGING, RoundState.SHOWDOWN)
@@ -57,9 +58,10 @@ def round_transfer_ids(round_id: int) -> list[int]:
 
 
 def open_tables() -> QuerySet[Table]:
-    """The lobby's tables: open and public (a private table is reached by its invite)."""
+    """The lobby's tables: open and public (a private table is reached by its invite, a
+    tournament's through the tournament)."""
     return (
-        Table.objects.filter(is_open=True, is_private=False)
+        Table.objects.filter(is_open=True, is_private=False, stakes_in=StakesIn.XU)
         .select_related("host")
         .order_by("stake", "pk")
     )
@@ -221,7 +223,11 @@ def seat_view(
         "user": seat.user_id,
         "name": seat.user.shown_name,
         "online": is_bot or seat.user_id in online,  # bots are always present
-        "balance": ledger_selectors.balance(seat.user) if balance is None else balance,
+        "balance": (
+            for_table(seat.table).balances(seat.table, [seat.user_id])[seat.user_id]
+            if balance is None
+            else balance
+        ),
         "is_bot": is_bot,
         "difficulty": _bot_difficulty(seat.user) if is_bot else None,
     }
@@ -413,7 +419,7 @@ def summary_payload(round_: Round, players: list[RoundPlayer] | None = None) -> 
     """
     if players is None:
         players = list(round_.players.select_related("user").order_by("position"))
-    balances = ledger_selectors.balances([p.user_id for p in players])
+    balances = for_table(round_.table).balances(round_.table, [p.user_id for p in players])
     settlement = round_.settlement or {}
     by_id = {p["id"]: p for p in settlement.get("players", [])}
     breakdown = result_breakdown(settlement) if settlement else {}
@@ -507,7 +513,7 @@ def void_payload(round_: Round, reason: str | None = None) -> dict[str, Any]:
         logged = round_.events.filter(kind="voided").values_list("data", flat=True).first()
         reason = (logged or {}).get("reason", "")
     players = list(round_.players.order_by("position"))
-    balances = ledger_selectors.balances([p.user_id for p in players])
+    balances = for_table(round_.table).balances(round_.table, [p.user_id for p in players])
     return {
         "round": round_.pk,
         "number": round_.number,
@@ -528,7 +534,7 @@ def void_payload(round_: Round, reason: str | None = None) -> dict[str, Any]:
 def table_snapshot(table: Table, user: User | None) -> dict[str, Any]:
     """Everything a (re)connecting client needs, as this user may see it."""
     seated = list(table.seat_set.select_related("user").order_by("position"))
-    balances = ledger_selectors.balances([s.user_id for s in seated])
+    balances = for_table(table).balances(table, [s.user_id for s in seated])
     online = online_users(table.pk)
     seats = [seat_view(s, balances[s.user_id], online) for s in seated]
     current = active_round(table) or latest_round(table)
@@ -543,6 +549,9 @@ def table_snapshot(table: Table, user: User | None) -> dict[str, Any]:
             # Who hosts now (docs/social.md): the creator while seated, else the longest seated.
             "acting_host_id": acting_host_id(table),
             "private": table.is_private,
+            # What balances, holds and results are counted in (games.stakes): xu, or a
+            # tournament's chips or points.
+            "stakes_in": table.stakes_in,
             "rules": table.rules.to_dict(),
         },
         "start_at": table.start_at.isoformat() if table.start_at else None,

@@ -45,3 +45,9 @@ settlement, no statement more) for the summary and the history; any other receiv
 returns None. A receiver's error propagates like any settlement error (the round is
 voided): receivers guard what they can get wrong.
 """
+
+
+sit_requested = Signal()
+"""Sent by ``games.services.sit`` at once, inside its transaction, before a person takes a
+seat at an ordinary table. Arguments: user, table. A receiver returns a translated reason
+to refuse the seat (an entrant of a tournament that is about to seat them), or None."""

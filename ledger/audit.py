@@ -13,7 +13,17 @@ from django.db import connection, transaction
 from django.db.models import Count, F, Max, Q, Sum
 from django.db.models.functions import Coalesce
 
-from ledger.models import Account, AccountKind, RoundClosure, RoundOutcome, Transfer, TransferKind
+from ledger.models import (
+    Account,
+    AccountKind,
+    PoolClosure,
+    PoolOutcome,
+    Posting,
+    RoundClosure,
+    RoundOutcome,
+    Transfer,
+    TransferKind,
+)
 
 LIMIT = 20  # problems listed per check; the count says how many there were
 
@@ -49,6 +59,7 @@ def _run() -> CheckReport:
     _transfers_have_both_sides(report)
     _totals(report)
     _rounds(report)
+    _pools(report)
     return report
 
 
@@ -133,6 +144,7 @@ def _totals(report: CheckReport) -> None:
             "wallets": by_kind.get(AccountKind.WALLET, 0),
             "escrow": by_kind.get(AccountKind.ESCROW, 0),
             "house": by_kind.get(AccountKind.HOUSE, 0),
+            "pools": by_kind.get(AccountKind.POOL, 0),
             "accounts": Account.objects.count(),
             "transfers": Transfer.objects.count(),
         }
@@ -181,6 +193,39 @@ def _rounds(report: CheckReport) -> None:
         elif released != held or settled or fees:
             wrong.append(f"round {round_id}: voided, held {held}, returned {released}")
     _add(report, "round settlement does not sum to zero less fees", wrong)
+
+
+def _pools(report: CheckReport) -> None:
+    """A closed pool is empty and paid out exactly its buy-ins less their refunds."""
+    flows: dict[int, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    for row in (
+        Posting.objects.filter(account__kind=AccountKind.POOL)
+        .values("account__tournament_id", "transfer__kind")
+        .annotate(total=Sum("delta"))
+    ):
+        flows[row["account__tournament_id"]][row["transfer__kind"]] = abs(int(row["total"]))
+    closures = {c.tournament_id: c for c in PoolClosure.objects.all()}
+    report.figures["pools_closed"] = len(closures)
+    wrong: list[str] = []
+    for tournament_id in sorted(set(flows) | set(closures)):
+        flow, closure = flows[tournament_id], closures.get(tournament_id)
+        paid_in = flow[TransferKind.BUY_IN]
+        refunded, prizes = flow[TransferKind.BUY_IN_REFUND], flow[TransferKind.PRIZE]
+        if closure is None:
+            if prizes:
+                wrong.append(f"tournament {tournament_id}: prizes paid, pool never closed")
+            continue
+        recorded = sum(int(v) for v in closure.prizes.values())
+        if closure.outcome == PoolOutcome.PAID:
+            ok = paid_in - refunded == prizes == recorded
+        else:
+            ok = paid_in == refunded and not prizes and not recorded
+        if not ok:
+            wrong.append(
+                f"tournament {tournament_id}: {closure.outcome}, bought in {paid_in}, "
+                f"refunded {refunded}, prizes {prizes} (recorded {recorded})"
+            )
+    _add(report, "tournament pool does not net to zero", wrong)
 
 
 def format_report(report: CheckReport) -> str:

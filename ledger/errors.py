@@ -58,6 +58,13 @@ class RoundSettledDifferently(RoundAlreadyClosed):
     )
 
 
+class PoolAlreadyClosed(LedgerError):
+    code = "pool_already_closed"
+    default_message = _(
+        "The prize pool of tournament %(tournament_id)s is already closed; nothing was changed."
+    )
+
+
 class InvalidSettlement(LedgerError):
     code = "invalid_settlement"
     default_message = _("This settlement is not valid: %(detail)s")

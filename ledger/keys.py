@@ -26,6 +26,10 @@ def escrow_key(round_id: int) -> str:
     return f"escrow:{round_id}"
 
 
+def pool_key(tournament_id: int) -> str:
+    return f"pool:{tournament_id}"
+
+
 def shard_of(transfer_key: str) -> int:
     # Stable across processes and restarts (unlike hash()), so a retry hits the same row.
     return zlib.crc32(transfer_key.encode()) % SYSTEM_SHARDS

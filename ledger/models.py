@@ -28,6 +28,7 @@ class AccountKind(models.TextChoices):
     HOUSE = "house", _("House")
     ISSUANCE = "issuance", _("Issuance")
     ESCROW = "escrow", _("Round escrow")
+    POOL = "pool", _("Tournament pool")
 
 
 class TransferKind(models.TextChoices):
@@ -43,6 +44,9 @@ class TransferKind(models.TextChoices):
     COMPENSATION = "compensation", _("Compensation")
     HOUSE_FUNDING = "house_funding", _("House funded from issuance")
     RESETTLEMENT = "resettlement", _("Round re-settled")
+    BUY_IN = "buy_in", _("Tournament buy-in")
+    BUY_IN_REFUND = "buy_in_refund", _("Tournament buy-in refunded")
+    PRIZE = "prize", _("Tournament prize")
 
 
 # Round flows: reversing one would reopen a closed escrow, so they are never reversed.
@@ -56,6 +60,9 @@ ROUND_KINDS = frozenset(
         TransferKind.RESETTLEMENT,
     }
 )
+
+# Tournament pool flows: the pool closes once (PoolClosure), like a round's escrow.
+POOL_KINDS = frozenset({TransferKind.BUY_IN, TransferKind.BUY_IN_REFUND, TransferKind.PRIZE})
 
 
 class Account(models.Model):
@@ -77,6 +84,8 @@ class Account(models.Model):
         db_index=False,
     )
     round_id = models.BigIntegerField(_("round"), null=True, blank=True)
+    # A tournament pool's tournament (a plain id: the ledger knows nothing of tournaments).
+    tournament_id = models.BigIntegerField(_("tournament"), null=True, blank=True)
     shard = models.PositiveSmallIntegerField(_("shard"), null=True, blank=True)
     # Bots are flagged on their wallet so the dashboard can show their net result.
     is_bot = models.BooleanField(_("bot"), default=False)
@@ -97,13 +106,31 @@ class Account(models.Model):
             models.CheckConstraint(condition=Q(version__gte=0), name="ledger_account_version"),
             models.CheckConstraint(
                 condition=(
-                    Q(kind=AccountKind.WALLET, user__isnull=False, round_id__isnull=True)
-                    | Q(kind=AccountKind.ESCROW, user__isnull=True, round_id__isnull=False)
+                    Q(
+                        kind=AccountKind.WALLET,
+                        user__isnull=False,
+                        round_id__isnull=True,
+                        tournament_id__isnull=True,
+                    )
+                    | Q(
+                        kind=AccountKind.ESCROW,
+                        user__isnull=True,
+                        round_id__isnull=False,
+                        tournament_id__isnull=True,
+                    )
                     | Q(
                         kind__in=[AccountKind.HOUSE, AccountKind.ISSUANCE],
                         user__isnull=True,
                         round_id__isnull=True,
+                        tournament_id__isnull=True,
                         shard__isnull=False,
+                    )
+                    | Q(
+                        kind=AccountKind.POOL,
+                        user__isnull=True,
+                        round_id__isnull=True,
+                        shard__isnull=True,
+                        tournament_id__isnull=False,
                     )
                 ),
                 name="ledger_account_owner_matches_kind",
@@ -117,6 +144,11 @@ class Account(models.Model):
                 fields=["round_id"],
                 condition=Q(kind=AccountKind.ESCROW),
                 name="ledger_one_escrow_per_round",
+            ),
+            models.UniqueConstraint(
+                fields=["tournament_id"],
+                condition=Q(kind=AccountKind.POOL),
+                name="ledger_one_pool_per_tournament",
             ),
         ]
 
@@ -238,6 +270,29 @@ class RoundClosure(models.Model):
 
     def __str__(self) -> str:
         return f"round {self.round_id}: {self.outcome}"
+
+
+class PoolOutcome(models.TextChoices):
+    PAID = "paid", _("Prizes paid")
+    REFUNDED = "refunded", _("Refunded")
+
+
+class PoolClosure(models.Model):
+    """How a tournament's pool was emptied: prizes paid as listed, or every buy-in
+    refunded (the tournament was cancelled). Immutable; a pool closes once."""
+
+    tournament_id = models.BigIntegerField(_("tournament"), unique=True)
+    outcome = models.CharField(_("outcome"), max_length=8, choices=PoolOutcome.choices)
+    # {"<user id>": xu paid}; sums to what the pool held. Empty for a refunded pool.
+    prizes = models.JSONField(_("prizes"), default=dict)
+    created_at = models.DateTimeField(_("time"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("pool closure")
+        verbose_name_plural = _("pool closures")
+
+    def __str__(self) -> str:
+        return f"tournament {self.tournament_id}: {self.outcome}"
 
 
 class LedgerCheckRun(models.Model):

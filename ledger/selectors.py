@@ -8,7 +8,7 @@ from typing import Any
 
 from django.db.models import Case, Count, F, Max, QuerySet, Sum, Value, When
 
-from ledger.keys import bonus_day, daily_bonus_key, wallet_key
+from ledger.keys import bonus_day, daily_bonus_key, pool_key, wallet_key
 from ledger.models import (
     ROUND_KINDS,
     Account,
@@ -215,3 +215,9 @@ def last_check() -> LedgerCheckRun | None:
 def open_round_count() -> int:
     """Rounds holding xu that are not closed yet."""
     return Account.objects.filter(kind=AccountKind.ESCROW, balance__gt=0).count()
+
+
+def pool_balance(tournament_id: int) -> int:
+    """What a tournament's pool holds now (0 before its first buy-in)."""
+    found = Account.objects.filter(key=pool_key(tournament_id)).values_list("balance", flat=True)
+    return int(found.first() or 0)

@@ -34,6 +34,7 @@ from ledger.errors import (
     LedgerError,
     NeedsSecondAdmin,
     NotReversible,
+    PoolAlreadyClosed,
     ReasonRequired,
     RoundAlreadyClosed,
     RoundSettledDifferently,
@@ -47,6 +48,7 @@ from ledger.keys import (
     escrow_key,
     house_key,
     issuance_key,
+    pool_key,
     wallet_key,
 )
 from ledger.models import (
@@ -54,6 +56,8 @@ from ledger.models import (
     Account,
     AccountKind,
     LedgerCheckRun,
+    PoolClosure,
+    PoolOutcome,
     Posting,
     RoundClosure,
     RoundOutcome,
@@ -79,6 +83,8 @@ def _new_account(key: str) -> Account:
         return Account(key=key, kind=kind, round_id=number)
     if kind in {AccountKind.HOUSE, AccountKind.ISSUANCE}:
         return Account(key=key, kind=kind, shard=number)
+    if kind == AccountKind.POOL:
+        return Account(key=key, kind=kind, tournament_id=number)
     raise LedgerError(f"unknown account key {key!r}")
 
 
@@ -626,6 +632,165 @@ def _close(
     return RoundClosure.objects.create(
         round_id=round_id, outcome=outcome, deltas=deltas, fee=fee, fee_percent=percent
     )
+
+
+# --- Tournament pools: buy-ins, refunds, prizes ---------------------------------------
+#
+# A tournament's buy-ins sit in its pool (``pool:<tournament id>``) until the pool is
+# closed, once: by paying prizes that add up to exactly what it holds, or by refunding
+# every buy-in still in it (a tournament cancelled before it started). Like a round's
+# escrow, the pool is locked first, so a buy-in cannot slip in after the pool was closed.
+# An entrant may register, withdraw (refunded) and register again: ``entry`` numbers
+# their registrations, so each buy-in and its refund have their own keys.
+
+
+def _lock_pool(tournament_id: int, *others: str) -> tuple[Account, PoolClosure | None]:
+    """Lock the pool (creating it), then the other accounts; read the closure after."""
+    if type(tournament_id) is not int:
+        raise LedgerError("tournament_id must be an int")
+    pool = pool_key(tournament_id)
+    accounts = _lock_accounts({pool})
+    if others:
+        _lock_accounts(set(others))
+    return accounts[pool], PoolClosure.objects.filter(tournament_id=tournament_id).first()
+
+
+def buy_in(tournament_id: int, user: Any, amount: int, *, entry: int = 1) -> Transfer:
+    """Move ``amount`` xu from the user's wallet into the tournament's pool, once per entry.
+
+    Refused (``PoolAlreadyClosed``) once the pool is closed; ``InsufficientFunds`` when the
+    wallet cannot pay."""
+    leg = Leg(
+        kind=TransferKind.BUY_IN,
+        debit=wallet_key(user.pk),
+        credit=pool_key(tournament_id),
+        amount=amount,
+        key=f"buy_in:{tournament_id}:{user.pk}:{entry}",
+    )
+    _validate([leg])
+
+    def run() -> Transfer:
+        _pool, closure = _lock_pool(tournament_id, leg.debit)
+        if closure is not None:
+            raise PoolAlreadyClosed(tournament_id=tournament_id)
+        return _post_locked([leg])[0].transfer
+
+    return atomic_with_retry(run)
+
+
+def _refund_leg(buy: Transfer) -> Leg:
+    return Leg(
+        kind=TransferKind.BUY_IN_REFUND,
+        debit=buy.credit.key,
+        credit=buy.debit.key,
+        amount=buy.amount,
+        key=f"buy_in_refund:{buy.idempotency_key.removeprefix('buy_in:')}",
+    )
+
+
+def refund_buy_in(tournament_id: int, user: Any, *, entry: int = 1) -> Transfer | None:
+    """Give back one entry's buy-in (the entrant withdrew before the start). Exactly what
+    was paid goes back; a second call returns the first refund. None: nothing was paid."""
+
+    def run() -> Transfer | None:
+        _pool, closure = _lock_pool(tournament_id, wallet_key(user.pk))
+        buy = (
+            Transfer.objects.select_related("debit", "credit")
+            .filter(idempotency_key=f"buy_in:{tournament_id}:{user.pk}:{entry}")
+            .first()
+        )
+        if buy is None:
+            return None
+        leg = _refund_leg(buy)
+        if closure is not None:
+            # A refunded pool gave this buy-in back already; a paid one owes it no more.
+            found = Transfer.objects.filter(idempotency_key=leg.key).first()
+            if found is not None:
+                return found
+            raise PoolAlreadyClosed(tournament_id=tournament_id)
+        return _post_locked([leg])[0].transfer
+
+    return atomic_with_retry(run)
+
+
+def _unrefunded_buy_ins(tournament_id: int) -> list[Transfer]:
+    transfers = Transfer.objects.select_related("debit", "credit").filter(
+        idempotency_key__startswith=f"buy_in:{tournament_id}:"
+    )
+    refunded = set(
+        Transfer.objects.filter(
+            idempotency_key__startswith=f"buy_in_refund:{tournament_id}:"
+        ).values_list("idempotency_key", flat=True)
+    )
+    return [t for t in transfers.order_by("pk") if _refund_leg(t).key not in refunded]
+
+
+def refund_pool(tournament_id: int) -> PoolClosure:
+    """Cancel the tournament's pool: every buy-in still in it goes back, and the pool
+    closes (no buy-in afterwards). Refunding twice changes nothing."""
+
+    def run() -> PoolClosure:
+        _pool, closure = _lock_pool(tournament_id)
+        if closure is not None:
+            if closure.outcome == PoolOutcome.REFUNDED:
+                return closure
+            raise PoolAlreadyClosed(tournament_id=tournament_id)
+        legs = [_refund_leg(t) for t in _unrefunded_buy_ins(tournament_id)]
+        if legs:
+            _lock_accounts({leg.credit for leg in legs})
+            _post_locked(legs)
+        return _close_pool(tournament_id, PoolOutcome.REFUNDED, {})
+
+    return atomic_with_retry(run)
+
+
+def pay_prizes(tournament_id: int, prizes: Mapping[int, int]) -> PoolClosure:
+    """Pay the tournament's prizes ({user id: xu}) out of its pool and close it.
+
+    The prizes must add up to exactly what the pool holds (the pool nets to zero). Paying
+    again with the same prizes returns the first closure; different prizes are refused.
+    """
+    normalized: dict[str, int] = {}
+    for user_id, amount in prizes.items():
+        if type(amount) is not int or amount < 0 or isinstance(user_id, bool):
+            raise InvalidSettlement(detail=_("prizes must be whole numbers of xu"))
+        if amount:
+            normalized[str(int(user_id))] = amount
+    normalized = dict(sorted(normalized.items(), key=lambda item: int(item[0])))
+
+    def run() -> PoolClosure:
+        pool, closure = _lock_pool(tournament_id, *(wallet_key(int(user)) for user in normalized))
+        if closure is not None:
+            if closure.outcome == PoolOutcome.PAID and closure.prizes == normalized:
+                return closure
+            raise PoolAlreadyClosed(tournament_id=tournament_id)
+        if sum(normalized.values()) != pool.balance:
+            raise InvalidSettlement(
+                detail=_("the prizes add up to %(prizes)s xu but the pool holds %(pool)s xu")
+                % {"prizes": sum(normalized.values()), "pool": pool.balance}
+            )
+        legs = [
+            Leg(
+                kind=TransferKind.PRIZE,
+                debit=pool.key,
+                credit=wallet_key(int(user)),
+                amount=amount,
+                key=f"prize:{tournament_id}:{user}",
+            )
+            for user, amount in normalized.items()
+        ]
+        if legs:
+            _post_locked(legs)
+        return _close_pool(tournament_id, PoolOutcome.PAID, normalized)
+
+    return atomic_with_retry(run)
+
+
+def _close_pool(tournament_id: int, outcome: str, prizes: dict[str, int]) -> PoolClosure:
+    left = Account.objects.get(key=pool_key(tournament_id)).balance
+    if left != 0:  # unreachable when the prizes were checked against the pool
+        raise LedgerError(f"pool of tournament {tournament_id} would keep {left} xu")
+    return PoolClosure.objects.create(tournament_id=tournament_id, outcome=outcome, prizes=prizes)
 
 
 # --- Audit ------------------------------------------------------------------------------

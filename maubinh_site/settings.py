@@ -55,6 +55,7 @@ INSTALLED_APPS = [
     "practice",
     "social",
     "profiles",
+    "tournaments",
     "chat",
 ]
 
@@ -202,6 +203,12 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
         "schedule": float(PROFILES_RECORD_SECONDS),
         "options": {"expires": float(PROFILES_RECORD_SECONDS)},
     },
+    # Moves tournaments whose timer was lost (bots filling, a table step): docs/tournaments.md.
+    "tournaments-sweep": {
+        "task": "tournaments.sweep",
+        "schedule": 5.0,
+        "options": {"expires": 5.0},
+    },
     # Deletes table talk older than CHAT_RETENTION_DAYS (docs/chat.md, the retention rule).
     "chat-delete-expired": {"task": "chat.delete_expired", "schedule": 3600.0},
 }
@@ -285,6 +292,17 @@ TABLE_EMPTY_CLOSE_MINUTES = env_int("TABLE_EMPTY_CLOSE_MINUTES", 10, minimum=1, 
 # The daily hand's seed hashes are published this many days before the day.
 PRACTICE_DAILY_AHEAD_DAYS = env_int("PRACTICE_DAILY_AHEAD_DAYS", 7, minimum=1, maximum=60)
 # A private table's invite link works this many hours unless the host revokes it first.
+# Sit-and-go structure (docs/tournaments.md): each entrant's chips, the first level's stake
+# per chi (later levels rise by the published multipliers), rounds per level, and how long
+# a tournament that allows bots waits after its last registration before bots fill it.
+TOURNAMENT_STARTING_STACK = env_int("TOURNAMENT_STARTING_STACK", 1000, minimum=10, maximum=10**7)
+TOURNAMENT_FIRST_STAKE = env_int("TOURNAMENT_FIRST_STAKE", 10, minimum=1, maximum=10**6)
+TOURNAMENT_LEVEL_ROUNDS = env_int("TOURNAMENT_LEVEL_ROUNDS", 4, minimum=1, maximum=100)
+TOURNAMENT_BOT_WAIT_SECONDS = env_int("TOURNAMENT_BOT_WAIT_SECONDS", 60, minimum=1, maximum=3600)
+# The tournament tables' clock (RULES.md section 9 limits): arranging and each reveal.
+TOURNAMENT_ARRANGE_SECONDS = env_int("TOURNAMENT_ARRANGE_SECONDS", 60, minimum=30, maximum=180)
+TOURNAMENT_REVEAL_SECONDS = env_int("TOURNAMENT_REVEAL_SECONDS", 3, minimum=2, maximum=10)
+
 TABLE_INVITE_HOURS = env_int("TABLE_INVITE_HOURS", 24, minimum=1, maximum=24 * 30)
 # How long the host can keep a free seat for an invited friend.
 TABLE_SEAT_HOLD_MINUTES = env_int("TABLE_SEAT_HOLD_MINUTES", 5, minimum=1, maximum=120)

@@ -35,6 +35,7 @@ class Unrated:
     """Why a settled round changed no rating (``Round.ratings["reason"]``)."""
 
     BOTS = "bots"
+    TOURNAMENT = "tournament"
     ERROR = "error"
 
 
@@ -62,10 +63,13 @@ def rate_round(table: Table, round_: Round, players: list[RoundPlayer]) -> dict[
     """Rate a settled round's players at the table's preset; returns ``Round.ratings``.
 
     Every player dealt in is rated on their result, including one who left or whose hand
-    was played for them at the deadline. Rounds with a bot are not rated (docs/ratings.md).
+    was played for them at the deadline. Rounds with a bot are not rated, nor a
+    tournament's rounds (docs/ratings.md).
     Three statements: lock (or create) the players' ratings, record the changes (once per
     round: unique on round and player), store the new ratings.
     """
+    if table.is_managed:
+        return {"rated": False, "reason": Unrated.TOURNAMENT, "players": {}}
     if any(p.user.is_bot for p in players):
         return {"rated": False, "reason": Unrated.BOTS, "players": {}}
     players = sorted(players, key=lambda p: p.user_id)  # lock in one order: no deadlock

@@ -13,7 +13,7 @@ arranging), ``showdown`` (reveals and settlement), ``voiding`` (a round cancelle
 stake returned) and ``sweeper``.
 """
 
-from games.services.common import new_client_seed, new_server_seed
+from games.services.common import lock_table, new_client_seed, new_server_seed
 from games.services.countdown import SUMMARY_SECONDS
 from games.services.presence import (
     AWAY_AFTER,
@@ -30,7 +30,14 @@ from games.services.rounds import (
     start_round_when_due,
     submit_arrangement,
 )
-from games.services.seats import set_client_seed, sit, stand
+from games.services.seats import (
+    assign_seat,
+    set_client_seed,
+    set_managed_stake,
+    sit,
+    stand,
+    unassign_seat,
+)
 from games.services.showdown import advance_round
 from games.services.sweeper import sweep_due
 from games.services.tables import (
@@ -49,6 +56,7 @@ __all__ = [
     "SUMMARY_SECONDS",
     "VoidReason",
     "advance_round",
+    "assign_seat",
     "close_empty_tables",
     "close_table",
     "connected",
@@ -56,17 +64,20 @@ __all__ = [
     "disconnected",
     "expire_connections",
     "heard_from",
+    "lock_table",
     "new_client_seed",
     "new_server_seed",
     "open_table",
     "renew_connections",
     "save_draft",
     "set_client_seed",
+    "set_managed_stake",
     "sit",
     "stand",
     "start_round",
     "start_round_when_due",
     "submit_arrangement",
     "sweep_due",
+    "unassign_seat",
     "void_round",
 ]

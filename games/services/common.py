@@ -93,7 +93,7 @@ def table_event(
     lobby row their queries.
     """
     events.to_table(table.pk, {**payload, "table": table.pk, "version": table.version})
-    if lobby and not table.is_private:  # a private table is not listed
+    if lobby and not table.is_private and not table.is_managed:  # neither is listed
         events.to_lobby({"type": "table", "table": lobby_row(table, taken=taken, state=state)})
 
 

@@ -51,8 +51,7 @@ from games.services.countdown import enqueue_start
 from games.services.presence import is_away
 from games.services.seats import remove_seat
 from games.signals import round_dealt, send_on_commit
-from ledger import selectors as ledger_selectors
-from ledger import services as ledger
+from games.stakes import for_table
 from maubinh_site.logcontext import log_context
 
 logger = logging.getLogger(__name__)
@@ -70,7 +69,7 @@ ARRANGEMENT_MESSAGES = {
 def start_round(user: User, table_id: int) -> Round:
     """The host's Start button: the creator's, or the host's now (docs/social.md)."""
     table = lock_table(table_id)
-    if user.pk not in (table.host_id, acting_host_id(table)):
+    if table.is_managed or user.pk not in (table.host_id, acting_host_id(table)):
         raise RoundError(_("Only the host can start the round."), code="not_host")
     if not table.is_open:
         raise RoundError(_("This table is closed."), code="table_closed")
@@ -134,7 +133,8 @@ def deal(table: Table, latest: Round | None) -> Round | None:
     table.start_at = None  # saved by the bump below, with the version
     playing: list[Seat] = []
     seats = list(table.seat_set.select_related("user").order_by("position"))
-    balances = ledger_selectors.balances([seat.user_id for seat in seats])
+    stakes = for_table(table)
+    balances = stakes.balances(table, [seat.user_id for seat in seats])
     for seat in seats:
         reason = cannot_play(table, seat, now, balances[seat.user_id])
         if reason is None:
@@ -195,7 +195,7 @@ def deal(table: Table, latest: Round | None) -> Round | None:
                     cap=held // (n - 1),
                 )
             )
-        ledger.hold_many(round_.pk, [(p.user, p.hold) for p in players if p.hold > 0])
+        stakes.hold(table, round_, [(p.user, p.hold) for p in players])
         RoundPlayer.objects.bulk_create(players)
         deal = {
             "commitment": round_.server_seed_hash,
@@ -256,14 +256,19 @@ def duplicate_fields(board: DuplicateBoard | None) -> dict[str, Any]:
 
 
 def cannot_play(table: Table, seat: Seat, now: datetime, balance: int) -> str | None:
-    """Why this seated player is stood up at the deal, or None."""
-    if is_away(seat, now):
-        return "away"
-    try:
-        ensure_can_sit(seat.user)
-    except SeatRefused:
-        return "suspended"
-    if balance < table.min_balance:
+    """Why this seated player is stood up at the deal, or None.
+
+    At a managed table (a tournament's) the seat is the owner's to take away: a player who
+    is away or suspended is dealt in and played for (RULES.md section 8); only one who has
+    nothing left to put at risk is stood up."""
+    if not table.is_managed:
+        if is_away(seat, now):
+            return "away"
+        try:
+            ensure_can_sit(seat.user)
+        except SeatRefused:
+            return "suspended"
+    if balance < max(table.min_balance, 1 if table.is_managed else 0):
         return "balance_too_low"
     return None
 

@@ -27,7 +27,8 @@ from games.selectors import (
 from games.services import common
 from games.services.common import bump, end_arranging_now, lock_table, log, table_event
 from games.services.countdown import schedule_auto_start
-from games.signals import seat_changed, seat_wanted, send_on_commit
+from games.signals import seat_changed, seat_wanted, send_on_commit, sit_requested
+from games.stakes import for_table
 from ledger import selectors as ledger_selectors
 from ledger.formats import Xu
 
@@ -49,6 +50,13 @@ def sit(user: User, table_id: int, position: int | None = None) -> Seat:
         )
     if not table.is_open:
         raise SeatError(_("This table is closed."), code="table_closed")
+    if table.is_managed:
+        raise SeatError(
+            _("Seats at a tournament table are assigned by the tournament."), code="assigned_seats"
+        )
+    for _receiver, reason in sit_requested.send(sender=Table, user=user, table=table):
+        if reason:
+            raise SeatError(str(reason), code="engaged")
     if not may_enter(table, user):
         raise SeatError(
             _("This table is private: you need an invitation from its host."),
@@ -108,6 +116,60 @@ def sit(user: User, table_id: int, position: int | None = None) -> Seat:
     return seat
 
 
+def assign_seat(table: Table, user: User, position: int | None = None) -> Seat:
+    """The owner of a managed table (a tournament) seats a player it chose: the first free
+    seat unless ``position`` is given. The caller holds the table's lock (``lock_table``).
+
+    No balance, privacy or presence checks: the owner answers for its players. A player
+    seated during a round watches it and is dealt in at the next deal.
+    """
+    if not table.is_managed:
+        raise SeatError(_("Only a tournament table has assigned seats."), code="not_assigned")
+    taken = set(table.seat_set.values_list("position", flat=True))
+    free = [p for p in range(table.seats) if p not in taken]
+    if position is None and free:
+        position = free[0]
+    if position not in free:
+        raise SeatError(_("This table is full."), code="table_full")
+    seat = Seat.objects.create(
+        table=table,
+        user=user,
+        position=position,
+        client_seed=common.new_client_seed(),
+        last_seen_at=timezone.now(),
+    )
+    balance = for_table(table).balances(table, [user.pk])[user.pk]
+    bump(table)
+    table_event(table, {"type": "seat_taken", "seat": seat_view(seat, balance)})
+    current = active_round(table)
+    if current is not None:
+        log(current, "join", {"position": seat.position}, user)
+    send_on_commit(seat_changed, table_id=table.pk)
+    schedule_auto_start(table)
+    return seat
+
+
+def set_managed_stake(table: Table, stake: int) -> None:
+    """The owner of a managed table changes its stake per chi (a tournament's level),
+    from the next deal. The caller holds the table's lock."""
+    if not table.is_managed:
+        raise SeatError(_("Only a tournament table changes its stake."), code="not_assigned")
+    table.stake = stake
+    bump(table, "stake")
+    table_event(table, {"type": "stake", "stake": stake})
+
+
+def unassign_seat(table: Table, user: User, *, reason: str) -> bool:
+    """The owner of a managed table stands a player up (moved, busted, the table broken).
+    The caller holds the table's lock and does not do this to a player of a live round.
+    False: they were not seated here."""
+    seat = table.seat_set.filter(user=user).first()
+    if seat is None:
+        return False
+    remove_seat(table, seat, reason=reason)
+    return True
+
+
 def make_room(table: Table) -> list[int]:
     """A person needs a seat a bot holds: a bot that is not playing the current round gives
     it up now; bots never leave mid-round, so otherwise one gives it up when the round ends
@@ -140,6 +202,16 @@ def stand(user: User) -> None:
     seat = Seat.objects.filter(pk=seat.pk).first()
     if seat is None:
         return
+    if table.is_managed:
+        # A tournament player stays: away, their hands are played for them (RULES.md
+        # section 8) until the tournament itself stands them up (busted, moved, over).
+        raise SeatError(
+            _(
+                "You cannot leave a tournament table; while you are away your hands are"
+                " played for you."
+            ),
+            code="assigned_seats",
+        )
     round_ = active_round(table, lock=True)
     if round_ is not None:
         player = round_.players.filter(user=user, status=PlayerStatus.PLAYING).first()

@@ -40,7 +40,7 @@ from games.services.countdown import round_over
 from games.services.rounds import auto_arranged_entries, play_for_the_absent
 from games.services.voiding import VoidReason, void
 from games.signals import round_rating
-from ledger import services as ledger
+from games.stakes import for_table
 from maubinh_site.logcontext import log_context
 
 logger = logging.getLogger(__name__)
@@ -153,14 +153,15 @@ def settle_or_void(table: Table, round_: Round) -> None:
 
 
 def settle(table: Table, round_: Round) -> None:
-    """Settle with the rules snapshot of the deal and pay through the ledger, exactly once."""
+    """Settle with the rules snapshot of the deal and pay what the table is played for
+    (xu through the ledger, a tournament's chips, or nothing: games.stakes), exactly once."""
     result = settle_round_result(round_, with_users=True)
     players = result.players
-    deltas = {p.user_id: result.settlement.player(str(p.position)).xu for p in players}
-    closure = ledger.settle_round(round_.pk, deltas)
     for p in players:
         outcome = result.settlement.player(str(p.position))
         p.units, p.xu = outcome.units, outcome.xu
+    deltas = {p.user_id: p.xu or 0 for p in players}
+    fee = for_table(table).settle(table, round_, players, deltas)
     RoundPlayer.objects.bulk_update(players, ["units", "xu"])
     round_.state = RoundState.SETTLED
     round_.phase += 1
@@ -179,7 +180,7 @@ def settle(table: Table, round_: Round) -> None:
         {
             "deltas": {str(k): v for k, v in deltas.items()},
             "transfers": round_transfer_ids(round_.pk),
-            "fee": closure.fee,
+            "fee": fee,
             "server_seed": round_.server_seed,
         },
     )

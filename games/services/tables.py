@@ -20,6 +20,7 @@ from games.models import (
     Preset,
     Round,
     Seat,
+    StakesIn,
     Table,
 )
 from games.rules import Rules, RulesConfigError
@@ -50,12 +51,14 @@ def create_table(
     bot_wait_seconds: int = 5,
     is_private: bool = False,
     duplicate_schedule: DuplicateSchedule | None = None,
+    stakes_in: str = StakesIn.XU,
 ) -> Table:
     """Open a table; house rules are validated against RULES.md section 9.
 
     A duplicate table (``duplicate_schedule``) deals the schedule's boards and plays by its
     rules: ``preset`` and ``rules_overrides`` are the schedule's (docs/duplicate.md).
-    """
+    ``stakes_in`` other than xu: a table an app (a tournament) opens for its own players
+    (games.stakes): unlisted, with seats it assigns, outside its creator's table limits."""
     if duplicate_schedule is not None:
         if duplicate_schedule.closed_at is not None:
             raise GameError(_("This duplicate schedule is closed."), code="schedule_closed")
@@ -73,7 +76,10 @@ def create_table(
     minimum = MIN_BALANCE_STAKES * stake if min_balance is None else min_balance
     if minimum < 0:
         raise GameError(_("The minimum balance cannot be negative."), code="bad_min_balance")
-    _within_host_limits(host)
+    if stakes_in not in StakesIn.values:
+        raise GameError(_("Unknown kind of stakes."), code="bad_stakes_in")
+    if stakes_in == StakesIn.XU:
+        _within_host_limits(host)
     table = Table.objects.create(
         name=name,
         host=host,
@@ -86,8 +92,9 @@ def create_table(
         bot_wait_seconds=bot_wait_seconds,
         is_private=bool(is_private),
         duplicate_schedule=duplicate_schedule,
+        stakes_in=stakes_in,
     )
-    if not table.is_private:
+    if not table.is_private and not table.is_managed:
         events.to_lobby({"type": "table", "table": lobby_row(table)})
     return table
 
@@ -176,7 +183,7 @@ def close_table(table_id: Any, *, if_empty_before: datetime | None = None) -> Ta
         for seat in seated:
             remove_seat(table, seat, reason="table_closed")
     # Last, so the lobby hears it after any seat change above.
-    if not table.is_private:
+    if not table.is_private and not table.is_managed:
         events.to_lobby({"type": "table_closed", "table": table.pk})
     return table
 
@@ -191,7 +198,8 @@ def close_empty_tables(now: datetime | None = None) -> int:
     now = now or timezone.now()
     seated = Exists(Seat.objects.filter(table=OuterRef("pk")))
     live = Exists(Round.objects.filter(table=OuterRef("pk"), state__in=LIVE_STATES))
-    people = Table.objects.filter(is_open=True, host__is_bot=False)
+    # A tournament's tables are its own to close (they may wait empty between its steps).
+    people = Table.objects.filter(is_open=True, host__is_bot=False, stakes_in=StakesIn.XU)
     # Not service writes a client sees (no version): only the sweep's own bookkeeping.
     people.filter(seated, empty_since__isnull=False).update(empty_since=None)
     people.filter(~seated, empty_since__isnull=True).update(empty_since=now)

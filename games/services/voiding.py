@@ -21,7 +21,7 @@ from games.selectors import round_transfer_ids, void_payload
 from games.services import duplicate
 from games.services.common import lock_round, log
 from games.services.countdown import round_over
-from ledger import services as ledger
+from games.stakes import for_table
 
 logger = logging.getLogger(__name__)
 
@@ -49,7 +49,7 @@ def void(
     table: Table, round_: Round, *, reason: str, by: User | None = None, note: str = ""
 ) -> None:
     """Void a live round whose table and round rows the caller has locked."""
-    closure = ledger.void_round(round_.pk)
+    closure = for_table(table).void(table, round_)
     round_.state = RoundState.CANCELLED
     round_.phase += 1  # every pending timer of the round is now stale
     round_.deadline = None
@@ -63,7 +63,7 @@ def void(
             "note": note,
             "by": by.pk if by is not None else None,
             "transfers": round_transfer_ids(round_.pk),
-            "closure": closure.pk,
+            "closure": closure,
             "server_seed": round_.server_seed,
         },
         by,

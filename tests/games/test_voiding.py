@@ -15,6 +15,7 @@ from games.errors import RoundError
 from games.models import Round, RoundEvent, RoundState
 from games.services import showdown
 from ledger import selectors as ledger_selectors
+from ledger import services as ledger_services
 from ledger.errors import InvalidSettlement
 from ledger.models import RoundClosure
 
@@ -99,7 +100,7 @@ def test_a_settlement_the_ledger_refuses_voids_the_round_instead_of_retrying_for
     def refuse(round_id, deltas):  # type: ignore[no-untyped-def]
         raise InvalidSettlement(detail="the amounts do not add up to zero")
 
-    monkeypatch.setattr(showdown.ledger, "settle_round", refuse)
+    monkeypatch.setattr(ledger_services, "settle_round", refuse)  # what xu tables call
     _to_settlement(round_)
     round_.refresh_from_db()
     assert round_.state == RoundState.CANCELLED

@@ -1,0 +1,53 @@
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.test import override_settings
+from django.utils import timezone
+
+from games import services as games
+from games.models import Round, RoundState
+
+# Seeded deals: a test sees the same cards every run (autouse, shared with the games tests).
+from tests.games.conftest import reproducible_deals  # noqa: F401
+from tests.games.played import run_timers
+
+
+@pytest.fixture
+def players(make_user: Any) -> list[Any]:
+    """Four people, each with the sign-up grant (10,000 xu)."""
+    return [make_user(name) for name in ("an", "binh", "chi", "dung")]
+
+
+@pytest.fixture
+def small_stacks() -> Any:
+    """A structure that ends quickly: 40 chips each, 10 a chi from the first round."""
+    with override_settings(
+        TOURNAMENT_STARTING_STACK=40, TOURNAMENT_FIRST_STAKE=10, TOURNAMENT_LEVEL_ROUNDS=1
+    ):
+        yield
+
+
+def play_round(table_id: int) -> Round | None:
+    """Deal at a tournament table (its countdown run at once), let every hand be played
+    for its owner at the deadline (RULES.md section 8), and run every timer to the end."""
+    from games.models import Table
+
+    Table.objects.filter(pk=table_id).update(start_at=timezone.now() - timedelta(seconds=1))
+    round_ = games.start_round_when_due(table_id)
+    if round_ is None:
+        return None
+    round_ = run_timers(round_)
+    assert round_.state == RoundState.SETTLED
+    return round_
+
+
+def open_tables(tournament: Any) -> list[int]:
+    """The ids of the tournament's tables not broken yet."""
+    return list(
+        tournament.tables.filter(broken_at__isnull=True)
+        .order_by("number")
+        .values_list("table_id", flat=True)
+    )

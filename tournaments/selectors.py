@@ -1,0 +1,163 @@
+"""Reads used in more than one place: the tournament list, a tournament's public state."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Count, Q, QuerySet
+
+from accounts.models import User
+from games.models import Round, Seat
+from games.selectors import LIVE_STATES
+from ledger import selectors as ledger_selectors
+from tournaments import structure
+from tournaments.models import Entry, EntryState, State, Tournament, TournamentTable
+
+PLAYING_STATES = (EntryState.PLAYING, EntryState.BUSTED, EntryState.WON)
+
+
+def listed_tournaments() -> QuerySet[Tournament]:
+    """The list page: open registrations first, then running, then the latest finished."""
+    return (
+        Tournament.objects.filter(state__in=[State.REGISTERING, State.RUNNING])
+        .annotate(
+            registered=Count(
+                "entries",
+                filter=Q(entries__state__in=[EntryState.REGISTERED, *PLAYING_STATES]),
+            )
+        )
+        .select_related("created_by")
+        .order_by("-state", "-created_at")
+    )
+
+
+def recent_finished(limit: int = 10) -> QuerySet[Tournament]:
+    return (
+        Tournament.objects.filter(state=State.FINISHED)
+        .select_related("created_by")
+        .order_by("-finished_at")[:limit]
+    )
+
+
+def entry_of(tournament: Tournament, user: User | None) -> Entry | None:
+    if user is None or not user.is_authenticated:
+        return None
+    return Entry.objects.filter(tournament=tournament, user=user).first()
+
+
+def table_of_tournament(table_id: int) -> Tournament | None:
+    """The tournament a table belongs to, if any (the table page shows its state)."""
+    link = TournamentTable.objects.filter(table_id=table_id).select_related("tournament").first()
+    return link.tournament if link is not None else None
+
+
+def tournament_state(tournament_id: int) -> dict[str, Any]:
+    """Everything the tournament's page shows, as anyone may see it (no cards: chips,
+    places and tables only). Events to the tournament's group are this, whole."""
+    tournament = Tournament.objects.select_related("created_by").get(pk=tournament_id)
+    entries = list(
+        tournament.entries.exclude(state__in=[EntryState.WITHDRAWN])
+        .select_related("user", "table__tournament_table")
+        .order_by("pk")
+    )
+    pool = ledger_selectors.pool_balance(tournament.pk)
+    paid_pool = pool if tournament.state != State.FINISHED else sum(e.prize for e in entries)
+    prize_pool = tournament.players * tournament.buy_in
+    rows: list[dict[str, Any]] = []
+    for e in entries:
+        link = getattr(e.table, "tournament_table", None) if e.table is not None else None
+        rows.append(
+            {
+                "user": e.user_id,
+                "name": e.user.shown_name,
+                "is_bot": e.user.is_bot,
+                "state": e.state,
+                "stack": e.stack,
+                "place": e.place,
+                "prize": e.prize,
+                "table": e.table_id,
+                "table_number": link.number if link is not None else None,
+            }
+        )
+    # Standings: still in by chips, then those out by place.
+    rows.sort(
+        key=lambda r: (
+            r["place"] is not None and r["state"] != EntryState.WON,
+            r["place"] or 0,
+            -r["stack"],
+            r["name"],
+        )
+    )
+    busts = sorted(
+        (e for e in entries if e.state == EntryState.BUSTED),
+        key=lambda e: (e.busted_at, -(e.place or 0)),
+    )
+    return {
+        "type": "tournament",
+        "tournament": tournament.pk,
+        "version": tournament.version,
+        "kind": tournament.kind,
+        "name": tournament.name,
+        "state": tournament.state,
+        "players": tournament.players,
+        "registered": sum(
+            1 for e in entries if e.state in (EntryState.REGISTERED, *PLAYING_STATES)
+        ),
+        "left": sum(1 for e in entries if e.state == EntryState.PLAYING),
+        "buy_in": tournament.buy_in,
+        "pool": paid_pool if tournament.state == State.FINISHED else pool,
+        "prize_pool": prize_pool,
+        "chips_in_play": sum(e.stack for e in entries),
+        "level": tournament.level,
+        "stake": tournament.stake,
+        "levels": tournament.levels,
+        "rounds_per_level": tournament.rounds_per_level,
+        "rounds_played": tournament.rounds_played,
+        "prizes": structure.prizes(tournament.players, prize_pool),
+        "bots_at": tournament.bots_at.isoformat() if tournament.bots_at else None,
+        "standings": rows,
+        "bust_order": [e.user_id for e in busts],
+        "tables": [
+            {"table": t.table_id, "number": t.number}
+            for t in tournament.tables.filter(broken_at__isnull=True)
+        ],
+    }
+
+
+def tournaments_needing_a_step() -> list[int]:
+    """Running or finished tournaments whose table step has work now (read without locks):
+    a table not playing a round seats someone who is out, is at an old level, is empty,
+    or the tables are out of balance. What a lost ``table_step`` timer left undone."""
+    due: list[int] = []
+    for tournament in Tournament.objects.filter(
+        state__in=[State.RUNNING, State.FINISHED], tables__broken_at__isnull=True
+    ).distinct():
+        links = list(tournament.tables.filter(broken_at__isnull=True).select_related("table"))
+        busy = set(
+            Round.objects.filter(
+                table_id__in=[link.table_id for link in links], state__in=LIVE_STATES
+            ).values_list("table_id", flat=True)
+        )
+        playing = set(
+            tournament.entries.filter(state=EntryState.PLAYING).values_list("user_id", flat=True)
+        )
+        seated: dict[int, list[int]] = {link.table_id: [] for link in links}
+        for table_id, user_id in Seat.objects.filter(table_id__in=list(seated)).values_list(
+            "table_id", "user_id"
+        ):
+            seated[table_id].append(user_id)
+        free = [link for link in links if link.table_id not in busy]
+        work = any(
+            any(u not in playing for u in seated[link.table_id])
+            or not seated[link.table_id]
+            or (tournament.state == State.RUNNING and link.table.stake != tournament.stake)
+            for link in free
+        )
+        if not work and tournament.state == State.RUNNING:
+            moves, _left = structure.balancing_moves(
+                {t: [u for u in users if u in playing] for t, users in seated.items()}, busy
+            )
+            work = bool(moves)
+        if work:
+            due.append(tournament.pk)
+    return due
