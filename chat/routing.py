@@ -4,8 +4,10 @@ from django.urls import path
 
 from chat.consumers import ChatTableConsumer
 from games.consumers import LobbyConsumer
+from tournaments.consumers import TournamentConsumer
 
 websocket_urlpatterns = [
     path("ws/lobby/", LobbyConsumer.as_asgi()),
     path("ws/tables/<int:table_id>/", ChatTableConsumer.as_asgi()),
+    path("ws/tournaments/<int:tournament_id>/", TournamentConsumer.as_asgi()),
 ]

@@ -141,6 +141,8 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
         "table": table.pk,
         "user": request.user.pk,
         "ws": f"/ws/tables/{table.pk}/",
+        # xu, or a tournament's chips or points (games.stakes): what balances count in.
+        "stakes_in": table.stakes_in,
         "suggest": reverse("games:suggest", kwargs={"round_id": 0}),
         "lobby": reverse("games:lobby"),
         "history": reverse("games:history"),

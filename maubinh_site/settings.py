@@ -96,6 +96,7 @@ TEMPLATES = [
                 "ledger.context_processors.wallet",
                 "moderation.context_processors.notifications",
                 "social.context_processors.social",
+                "tournaments.context_processors.table_tournament",
             ],
         },
     },

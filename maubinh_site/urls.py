@@ -31,6 +31,7 @@ urlpatterns = [
     path("moderation/", include("moderation.urls")),
     path("practice/", include("practice.urls")),
     path("social/", include("social.urls")),
+    path("tournaments/", include("tournaments.urls")),
     path("", include("bots.urls")),
     path("", include("profiles.urls")),
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),

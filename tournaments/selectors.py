@@ -6,7 +6,6 @@ from typing import Any
 
 from django.db.models import Count, Q, QuerySet
 
-from accounts.models import User
 from games.models import Round, Seat
 from games.selectors import LIVE_STATES
 from ledger import selectors as ledger_selectors
@@ -39,7 +38,7 @@ def recent_finished(limit: int = 10) -> QuerySet[Tournament]:
     )
 
 
-def entry_of(tournament: Tournament, user: User | None) -> Entry | None:
+def entry_of(tournament: Tournament, user: Any) -> Entry | None:
     if user is None or not user.is_authenticated:
         return None
     return Entry.objects.filter(tournament=tournament, user=user).first()

@@ -88,7 +88,8 @@ const EVENTS = {
     for (const p of e.players) {
       // The deal moved each player's hold out of the wallet (a snapshot already shows it).
       const seat = state.seats.find((s) => s.user === p.user);
-      if (seat) seat.balance = Math.max(0, seat.balance - p.hold);
+      // Chips are not moved at the deal (only the settlement moves them).
+      if (seat && config.stakes_in === "xu") seat.balance = Math.max(0, seat.balance - p.hold);
       if (seat && p.user === config.user) setHeaderBalance(seat.balance);
     }
     state.round = {

@@ -148,12 +148,17 @@ export function endToast() {
 export function setHeaderInPlay(hold) {
   // The header says the held stake is in play, not lost (base.html's ledger wallet).
   const node = document.querySelector("[data-testid=header-in-play]");
-  if (!node) return;
+  if (!node || !inXu()) return;
   node.hidden = !(hold > 0);
   if (hold > 0) node.textContent = fmt(gettext("+ %(x)s in play"), { x: xu(hold) });
 }
 
+// What balances and results count at this table (games.stakes): xu, or a tournament's chips.
+export const inXu = () => !config.stakes_in || config.stakes_in === "xu";
+export const unit = () => (inXu() ? "xu" : gettext("chips"));
+
 export function setHeaderBalance(balance) {
+  if (!inXu()) return; // the header shows the wallet, never tournament chips
   const node = document.querySelector("[data-testid=header-balance]");
   if (node) node.textContent = fmt(gettext("%(balance)s xu"), { balance: xu(balance) });
 }

@@ -5,7 +5,7 @@ import { instantName } from "../hands.js";
 import { autoArrangedBadge } from "../draft.js";
 import {
   $, LANG, config, el, fmt, gettext, reducedMotion, roundPlayer, seatPlayer, setHeaderInPlay, signed,
-  sitOnce, state, xu,
+  inXu, sitOnce, state, unit, xu,
 } from "./core.js";
 
 /** Seats placed around me: me at the bottom, the others clockwise from my left. */
@@ -96,18 +96,18 @@ function seatHead(seat, player) {
       who.append(card);
     }
   }
-  who.append(el("span", "balance", `${xu(seat.balance)} xu`));
+  who.append(el("span", "balance", `${xu(seat.balance)} ${unit()}`));
   const live = state.round && (state.round.state === "arranging" || state.round.state === "showdown");
   if (seat.user === config.user) setHeaderInPlay(live && player ? player.hold : 0);
   if (live && player && player.hold > 0 && seat.user === config.user) {
     // The wallet shows what is left; say where the rest is until the round is paid.
-    who.append(el("span", "held", fmt(gettext("%(x)s xu held for this round"), { x: xu(player.hold) })));
+    who.append(el("span", "held", fmt(inXu() ? gettext("%(x)s xu held for this round") : gettext("%(x)s chips at risk this round"), { x: xu(player.hold) })));
   }
   const [kind, label] = seatStatus(seat, player);
   const badge = el("span", `badge status-${kind}`, label);
   head.append(avatar, who, badge);
   const delta = playerDelta(player);
-  if (delta !== null) head.append(el("span", `delta ${delta > 0 ? "win" : delta < 0 ? "lose" : ""}`, `${signed(delta)} xu`));
+  if (delta !== null) head.append(el("span", `delta ${delta > 0 ? "win" : delta < 0 ? "lose" : ""}`, `${signed(delta)} ${unit()}`));
   return head;
 }
 

@@ -1,0 +1,90 @@
+// A tournament's live state (its page and the panel on its tables): every message on the
+// tournament socket is the whole public state with a version; the highest version wins.
+const root = document.getElementById("tournament") || document.getElementById("tournament-info");
+const { gettext, interpolate } = window;
+const number = new Intl.NumberFormat(document.documentElement.lang || "vi");
+const fmt = (text, values) => interpolate(text, values, true);
+let version = Number(root.dataset.version || 0);
+let delay = 1000;
+
+const STATE_LABELS = {
+  registering: gettext("registering"),
+  running: gettext("running"),
+  finished: gettext("finished"),
+  cancelled: gettext("cancelled"),
+};
+
+function set(testid, text) {
+  for (const node of root.querySelectorAll(`[data-testid="${testid}"]`)) node.textContent = text;
+}
+
+function cell(text, className) {
+  const td = document.createElement("td");
+  if (className) td.className = className;
+  td.textContent = text;
+  return td;
+}
+
+function render(s) {
+  set("level", fmt(gettext("Level %(level)s: %(stake)s chips a chi"), { level: s.level, stake: number.format(s.stake) }));
+  set("players-left", fmt(gettext("%(left)s of %(players)s left"), { left: s.left, players: s.players }));
+  set("tournament-state", STATE_LABELS[s.state] || s.state);
+  const me = s.standings.find((r) => String(r.user) === root.dataset.me);
+  const myChips = root.querySelector('[data-testid="my-chips"]');
+  if (myChips) {
+    myChips.textContent = me ? fmt(gettext("your chips: %(chips)s"), { chips: number.format(me.stack) }) : "";
+  }
+  const body = document.getElementById("standings-body");
+  if (body) {
+    body.replaceChildren(...s.standings.map((r) => {
+      const tr = document.createElement("tr");
+      tr.dataset.user = r.user;
+      if (me && r.user === me.user) tr.className = "me";
+      tr.append(
+        cell(r.place ? String(r.place) : "", "num"),
+        cell(r.name + (r.is_bot ? " (bot)" : "")),
+        cell(number.format(r.stack), "num"),
+        cell(r.table_number ? String(r.table_number) : ""),
+        cell(r.prize ? `${number.format(r.prize)} xu` : "", "num"),
+      );
+      return tr;
+    }));
+  }
+  const busts = document.getElementById("bust-order");
+  if (busts) {
+    const names = new Map(s.standings.map((r) => [r.user, r.name]));
+    busts.textContent = s.bust_order.map((u) => names.get(u)).join(", ");
+  }
+  const link = document.getElementById("my-table-link");
+  if (link && me) {
+    const playing = me.state === "playing" && me.table;
+    link.hidden = !playing;
+    if (playing) link.href = `/tables/${me.table}/`;
+  }
+  const result = root.querySelector('[data-testid="result"]');
+  if (result && s.state === "finished") {
+    const winner = s.standings.find((r) => r.place === 1);
+    result.textContent = winner
+      ? fmt(gettext("%(name)s wins %(prize)s xu."), { name: winner.name, prize: number.format(winner.prize) })
+      : "";
+  }
+}
+
+function connect() {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  const socket = new WebSocket(`${scheme}://${location.host}${root.dataset.ws}`);
+  socket.addEventListener("open", () => { delay = 1000; });
+  socket.addEventListener("message", (message) => {
+    const data = JSON.parse(message.data);
+    if (data.type !== "tournament" || data.version < version) return;
+    version = data.version;
+    render(data);
+  });
+  socket.addEventListener("close", (event) => {
+    if (event.code === 4401 || event.code === 4404) return;
+    setTimeout(connect, delay);
+    delay = Math.min(delay * 2, 15000);
+  });
+}
+
+connect();

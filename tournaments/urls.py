@@ -1,0 +1,15 @@
+from django.urls import path
+
+from tournaments import views
+
+app_name = "tournaments"
+
+urlpatterns = [
+    path("", views.tournament_list, name="list"),
+    path("<int:tournament_id>/", views.tournament_detail, name="detail"),
+    path("<int:tournament_id>/state/", views.tournament_state, name="state"),
+    path("<int:tournament_id>/register/", views.register, name="register"),
+    path("<int:tournament_id>/unregister/", views.unregister, name="unregister"),
+    path("<int:tournament_id>/start-now/", views.start_now, name="start_now"),
+    path("<int:tournament_id>/cancel/", views.cancel, name="cancel"),
+]
