@@ -66,7 +66,7 @@ def round_over(table: Table, event: dict[str, Any]) -> None:
     table.version += 1
     table_event(table, event, lobby=True, taken=seated, state="waiting")
     send_on_commit(round_settled, table_id=table.pk, round_id=event["round"])
-    if seated >= 2:
+    if seated >= 2 and table.is_open:  # a closed table (an arena's, its board played) stops
         set_start(table, timezone.now() + timedelta(seconds=SUMMARY_SECONDS), taken=seated)
     else:
         table.save(update_fields=["version"])
