@@ -66,6 +66,7 @@ function standingRow(r) {
   const tr = document.createElement("tr");
   tr.dataset.user = r.user;
   tr.dataset.points = r.points;
+  tr.dataset.boards = r.boards;
   if (r.user === me) tr.className = "me";
   const name = cell(r.name + (r.is_bot ? " (bot)" : ""));
   if (r.fire) {
