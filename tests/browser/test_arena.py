@@ -109,8 +109,9 @@ def test_three_players_play_a_three_minute_arena_from_join_to_prizes(
 
     # The final ranking and the prize: three entrants, the winner takes the pool.
     for page in players.values():
+        # "An vô địch, nhận 300 xu." (the winner, from the live state)
         page.wait_for_function(
-            "() => /vô địch/.test(document.querySelector('[data-testid=\\\"result\\\"]').textContent)"
+            "() => /vô địch/.test(document.getElementById('result').textContent)"
         )
         rows = page.locator("#standings-body tr")
         assert rows.count() == 3
