@@ -112,12 +112,24 @@ def held_seats(table: Table, *, for_others_than: User | None = None) -> int:
 def may_enter(table: Table, user: User) -> bool:
     """A public table: anyone. A private one: its host and creator, whoever sits there,
     staff, a friend a seat is held for, and whoever opened a valid invite link and was not
-    removed by the host since."""
+    removed by the host since. A managed table (a tournament's) may keep people out
+    (``games.signals.watch_requested``: an arena's board), never staff."""
+    if table.is_managed and not _watch_allowed(table, user):
+        return False
     if not table.is_private:
         return True
     if not user.is_authenticated:
         return False
     return user.pk == table.host_id or is_staff(user) or _invited(table, user)
+
+
+def _watch_allowed(table: Table, user: User) -> bool:
+    from games.signals import watch_requested
+
+    if user.is_authenticated and is_staff(user):
+        return True
+    answers = watch_requested.send(sender=Table, table=table, user=user)
+    return not any(answer is not None and not answer for _receiver, answer in answers)
 
 
 def is_staff(user: User) -> bool:

@@ -51,3 +51,10 @@ sit_requested = Signal()
 """Sent by ``games.services.sit`` at once, inside its transaction, before a person takes a
 seat at an ordinary table. Arguments: user, table. A receiver returns a translated reason
 to refuse the seat (an entrant of a tournament that is about to seat them), or None."""
+
+
+watch_requested = Signal()
+"""Sent by ``games.selectors.may_enter`` at once, for a managed table (a tournament's) and
+a user who is not staff. Arguments: table, user. A receiver returns False to keep the user
+out of the table's page and socket (an arena's board, which an entrant watching could
+still be dealt), or None."""

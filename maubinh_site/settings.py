@@ -307,6 +307,15 @@ TOURNAMENT_REVEAL_SECONDS = env_int("TOURNAMENT_REVEAL_SECONDS", 3, minimum=2, m
 # unless set; the browser tests set it short).
 if env_str("BOTS_THINK_SECONDS", ""):
     BOTS_THINK_SECONDS = tuple(float(s) for s in env_str("BOTS_THINK_SECONDS", "").split(",")[:2])
+# Arenas (docs/tournaments.md): how long after its creation one starts by itself, how long
+# two or three waiting players wait for more before they are seated together, how long a
+# board's summary shows before its players go back to the queue, the boards committed at
+# the creation (more are added as needed), and the countdown before an arena table deals.
+ARENA_START_SECONDS = env_int("ARENA_START_SECONDS", 120, minimum=0, maximum=24 * 3600)
+ARENA_PAIR_WAIT_SECONDS = env_int("ARENA_PAIR_WAIT_SECONDS", 10, minimum=0, maximum=120)
+ARENA_SUMMARY_SECONDS = env_int("ARENA_SUMMARY_SECONDS", 6, minimum=0, maximum=60)
+ARENA_BOARDS = env_int("ARENA_BOARDS", 40, minimum=1, maximum=400)
+ARENA_START_COUNTDOWN = env_int("ARENA_START_COUNTDOWN", 5, minimum=5, maximum=60)
 
 TABLE_INVITE_HOURS = env_int("TABLE_INVITE_HOURS", 24, minimum=1, maximum=24 * 30)
 # How long the host can keep a free seat for an invited friend.

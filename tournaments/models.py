@@ -25,6 +25,7 @@ from tournaments.structure import MAX_PLAYERS, MIN_PLAYERS
 
 class Kind(models.TextChoices):
     SIT_AND_GO = "sit_and_go", _("Sit-and-go")
+    ARENA = "arena", _("Arena")
 
 
 class State(models.TextChoices):
@@ -65,6 +66,21 @@ class Tournament(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # --- An arena (kind ``arena``, docs/tournaments.md): a fixed time of duplicate boards.
+    minutes = models.PositiveSmallIntegerField(_("minutes"), null=True, blank=True)
+    """How long an arena runs once it starts."""
+    starts_at = models.DateTimeField(null=True, blank=True)
+    """When an arena starts by itself (its creator may start it earlier)."""
+    ends_at = models.DateTimeField(null=True, blank=True)
+    """When an arena stops pairing (the boards in play finish, then the ranking)."""
+    schedule = models.ForeignKey(
+        "games.DuplicateSchedule",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+    )
+    """The arena's own committed boards; closed (every seed revealed) when it ends."""
 
     class Meta:
         constraints = [
@@ -96,6 +112,8 @@ class EntryState(models.TextChoices):
     BUSTED = "busted", _("busted")
     WON = "won", _("won")
     REFUNDED = "refunded", _("refunded (cancelled)")
+    FINISHED = "finished", _("finished")
+    """An arena's entrant once the arena is over and ranked (``place`` set for everyone)."""
 
 
 class Entry(models.Model):
@@ -117,6 +135,18 @@ class Entry(models.Model):
     """The round (games) in which the chips ran out."""
     prize = models.BigIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
+    # --- An arena's entrant (tournaments.arena): points, streak, the queue.
+    points = models.PositiveIntegerField(default=0)
+    streak = models.PositiveSmallIntegerField(default=0)
+    """Good boards in a row (2 points each before doubling); 2 or more: on fire."""
+    boards = models.PositiveSmallIntegerField(default=0)
+    """Boards played to a settlement in the arena."""
+    points_at = models.DateTimeField(null=True, blank=True)
+    """When the points last grew (the ranking's tie-break: who got there first)."""
+    paused = models.BooleanField(default=False)
+    """Not paired again until they resume (a board in play finishes)."""
+    waiting_since = models.DateTimeField(null=True, blank=True)
+    """In the arena's queue since then (None: seated at a board, paused, or not started)."""
 
     class Meta:
         constraints = [
@@ -168,3 +198,58 @@ class HouseBot(models.Model):
 
     def __str__(self) -> str:
         return f"house bot {self.user_id}"
+
+
+class ArenaResult(models.Model):
+    """One entrant's points for one board of an arena, fixed when the round settled.
+
+    Append-only: written by the settlement of the round (``tournaments.arena``), never
+    changed. The board's duplicate comparison is the one available at that moment.
+    """
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.PROTECT, related_name="arena_results"
+    )
+    entry = models.ForeignKey(Entry, on_delete=models.PROTECT, related_name="arena_results")
+    round = models.ForeignKey("games.Round", on_delete=models.PROTECT, related_name="+")
+    board = models.PositiveIntegerField()
+    players = models.PositiveSmallIntegerField()
+    """How many were dealt in at the table (results compare within the same number)."""
+    units = models.IntegerField()
+    """The entrant's net units at their table (games.rules settlement)."""
+    others = models.PositiveSmallIntegerField()
+    """How many others had held these cards (settled) when this round settled."""
+    matchpoints = models.FloatField(null=True, blank=True)
+    """The share of those others beaten (a tie counts half); None when there were none."""
+    base = models.PositiveSmallIntegerField()
+    """0, 1 or 2 (docs/tournaments.md, arena points)."""
+    fire = models.BooleanField()
+    """On fire when this board was played: its points count double."""
+    points = models.PositiveSmallIntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            # Never the same board twice for one entrant (the pairing's promise, held here).
+            models.UniqueConstraint(fields=["entry", "board"], name="arena_result_board_once"),
+            models.UniqueConstraint(fields=["entry", "round"], name="arena_result_round_once"),
+            models.CheckConstraint(condition=Q(base__lte=2), name="arena_result_base_0_to_2"),
+        ]
+        ordering = ["pk"]
+
+    def __str__(self) -> str:
+        return f"{self.entry} board {self.board}: {self.points}"
+
+
+class ArenaSocket(models.Model):
+    """One open arena socket of an entrant (their presence while they wait for a board).
+
+    Renewed by the process holding the socket; a row not renewed for the presence timeout
+    (its process died) no longer counts and the sweeper deletes it."""
+
+    id = models.UUIDField(primary_key=True)
+    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="sockets")
+    seen_at = models.DateTimeField(db_index=True)
+
+    def __str__(self) -> str:
+        return f"socket {self.id} of {self.entry}"

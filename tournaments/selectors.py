@@ -10,7 +10,7 @@ from games.models import Round, Seat
 from games.selectors import LIVE_STATES
 from ledger import selectors as ledger_selectors
 from tournaments import structure
-from tournaments.models import Entry, EntryState, State, Tournament, TournamentTable
+from tournaments.models import Entry, EntryState, Kind, State, Tournament, TournamentTable
 
 PLAYING_STATES = (EntryState.PLAYING, EntryState.BUSTED, EntryState.WON)
 
@@ -91,7 +91,7 @@ def tournament_state(tournament_id: int) -> dict[str, Any]:
         (e for e in entries if e.state == EntryState.BUSTED),
         key=lambda e: (e.busted_at, -(e.place or 0)),
     )
-    return {
+    state: dict[str, Any] = {
         "type": "tournament",
         "tournament": tournament.pk,
         "version": tournament.version,
@@ -121,6 +121,11 @@ def tournament_state(tournament_id: int) -> dict[str, Any]:
             for t in tournament.tables.filter(broken_at__isnull=True)
         ],
     }
+    if tournament.kind == Kind.ARENA:  # points, fire, the clock, the queue (arena_selectors)
+        from tournaments.arena_selectors import arena_fields
+
+        state.update(arena_fields(tournament))
+    return state
 
 
 def tournaments_needing_a_step() -> list[int]:

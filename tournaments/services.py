@@ -73,9 +73,9 @@ def _bump(tournament: Tournament, *fields: str) -> None:
 
 
 def _schedule(task_name: str, args: tuple[Any, ...], eta: Any = None) -> None:
-    from tournaments import tasks
+    from tournaments import arena_tasks, tasks
 
-    task = getattr(tasks, task_name)
+    task = getattr(tasks, task_name, None) or getattr(arena_tasks, task_name)
     # robust: a broker that is away must not fail the committed change (the sweeper runs
     # what was due).
     transaction.on_commit(lambda: task.apply_async(args, eta=eta), robust=True)
@@ -639,6 +639,9 @@ def sweep_due(grace: timedelta = timedelta(seconds=2)) -> int:
             moved += table_step(tournament_id, skip_locked=True)
         except Exception:
             logger.exception("sweeper could not run the table step of tournament %s", tournament_id)
+    from tournaments import arena
+
+    moved += arena.sweep_due(grace)  # arenas: start, end, boards over, queues (arena.py)
     return moved
 
 

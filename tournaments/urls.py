@@ -1,6 +1,6 @@
 from django.urls import path
 
-from tournaments import views
+from tournaments import arena_urls, views
 
 app_name = "tournaments"
 
@@ -13,3 +13,6 @@ urlpatterns = [
     path("<int:tournament_id>/start-now/", views.start_now, name="start_now"),
     path("<int:tournament_id>/cancel/", views.cancel, name="cancel"),
 ]
+
+# Arenas (tournaments.arena_urls): their own block.
+urlpatterns += arena_urls.urlpatterns

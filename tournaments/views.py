@@ -14,7 +14,7 @@ from django.views.decorators.http import require_POST
 from tournaments import selectors, services, structure
 from tournaments.errors import TournamentError
 from tournaments.forms import SitAndGoForm
-from tournaments.models import Tournament
+from tournaments.models import Kind, Tournament
 
 
 @login_required
@@ -50,6 +50,10 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
 @login_required
 def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = get_object_or_404(Tournament, pk=tournament_id)
+    if tournament.kind == Kind.ARENA:
+        from tournaments.arena_views import arena_detail
+
+        return arena_detail(request, tournament)
     state = selectors.tournament_state(tournament.pk)
     entry = selectors.entry_of(tournament, request.user)
     return render(

@@ -81,7 +81,7 @@ def round_over(
         withheld=withheld,
     )
     send_on_commit(round_settled, table_id=table.pk, round_id=event["round"])
-    if seated >= 2:
+    if seated >= 2 and table.is_open:  # a closed table (an arena's, its board played) stops
         set_start(table, timezone.now() + timedelta(seconds=SUMMARY_SECONDS), taken=seated)
     else:
         table.save(update_fields=["version"])
