@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from accounts.models import User
-from games.models import Round, RoundEvent, RoundPlayer, RoundState
+from games.models import Round, RoundEvent, RoundPlayer, RoundState, StakesIn
 from games.rules.fair import FairnessError
 from games.selectors import settle_round_result, verify_round
 from ledger import selectors as ledger_selectors
@@ -234,8 +234,8 @@ def settle_again(round_: Round) -> list[SettleAgainRow]:
     `net` is a wallet's gain or loss through the round (the result less the house fee, at
     the rate the round was settled at), so a re-settlement moves exactly the differences.
     """
-    if round_.state != RoundState.SETTLED:
-        return []
+    if round_.state != RoundState.SETTLED or round_.table.stakes_in != StakesIn.XU:
+        return []  # chips and points never touched a wallet: nothing to compare
     closure = ledger_selectors.round_closure(round_.pk)
     percent = Decimal(closure.fee_percent if closure else "0")
     result = settle_round_result(round_)

@@ -25,7 +25,7 @@ from accounts.models import User
 from games import services as games
 from games.errors import GameError
 from games.errors import NotFound as GameNotFound
-from games.models import Round, RoundPlayer, RoundState, Seat, Table
+from games.models import Round, RoundPlayer, RoundState, Seat, StakesIn, Table
 from games.selectors import active_round, settle_round_result
 from ledger import services as ledger
 from ledger.errors import LedgerError
@@ -710,6 +710,15 @@ def resettle(
         raise NotFound() from None
     if round_.state != RoundState.SETTLED:
         raise ModerationError(_("Only a settled round can be settled again."), code="not_settled")
+    if Table.objects.filter(pk=round_.table_id).values_list("stakes_in", flat=True)[0] != (
+        StakesIn.XU
+    ):
+        # Its result moved tournament chips or nothing, never xu: a re-settlement through the
+        # ledger would pay xu that no wallet ever staked (docs/moderation.md).
+        raise ModerationError(
+            _("Only a round played for xu can be settled again; this one was not."),
+            code="not_xu",
+        )
     if RoundPlayer.objects.filter(round=round_, user=moderator).exists():
         raise Forbidden(
             _("You played this round: another staff member must settle it again."),

@@ -140,3 +140,24 @@ def test_chip_rounds_stay_out_of_the_xu_statistics_of_profiles(
     xu_round = play_xu_round(others, games.create_table(others[0], name="Xu", stake=10))
     assert profile_stats.record_settled_rounds() == 1
     assert set(RoundStat.objects.values_list("round_id", flat=True)) == {xu_round.pk}
+
+
+def test_a_chip_round_cannot_be_settled_again_in_xu_and_shows_nothing_to_correct(
+    players: list[Any], make_user: Any, tournament_table: int
+) -> None:
+    """Its result moved chips, never xu: a re-settlement through the ledger would pay xu no
+    wallet staked. The service refuses it, moves nothing, and the replay offers nothing."""
+    from ledger.models import Transfer
+    from moderation import selectors as moderation_selectors
+    from moderation import services as moderation
+    from moderation.errors import ModerationError
+
+    round_ = _played_chip_round(tournament_table)
+    moderator = make_user("mod")
+    moderator.groups.add(Group.objects.get_or_create(name=MODERATORS)[0])
+    transfers = Transfer.objects.count()
+    with pytest.raises(ModerationError) as refused:
+        moderation.resettle(moderator, round_.pk, reason="Kiểm tra lại")
+    assert refused.value.code == "not_xu"
+    assert Transfer.objects.count() == transfers
+    assert moderation_selectors.settle_again(Round.objects.get(pk=round_.pk)) == []
