@@ -16,7 +16,6 @@ from games.errors import NotFound
 from games.models import (
     PlayerStatus,
     Round,
-    RoundPlayer,
     RoundState,
     Table,
 )
@@ -40,6 +39,7 @@ from games.services.rounds import auto_arranged_entries, play_for_the_absent
 from games.services.voiding import VoidReason, void
 from games.signals import round_rating
 from ledger import services as ledger
+from maubinh_site.bulk import update_each
 from maubinh_site.logcontext import log_context
 
 logger = logging.getLogger(__name__)
@@ -160,7 +160,7 @@ def settle(table: Table, round_: Round) -> None:
     for p in players:
         outcome = result.settlement.player(str(p.position))
         p.units, p.xu = outcome.units, outcome.xu
-    RoundPlayer.objects.bulk_update(players, ["units", "xu"])
+    update_each(players, ["units", "xu"])
     round_.state = RoundState.SETTLED
     round_.phase += 1
     round_.deadline = None
