@@ -249,15 +249,27 @@ class _Consumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             return
         await self.receive_json(content)
 
-    async def send_json(self, content: Any, close: bool = False) -> None:
+    async def send(
+        self, text_data: str | None = None, bytes_data: bytes | None = None, close: bool = False
+    ) -> None:
         # An event can reach a socket the browser has just closed. daphne raises
         # autobahn's Disconnected there (the ASGI spec says an OSError); let either end
         # the consumer and its disconnect handler would never run, leaving the player's
         # seat counted online. Drop the message: the disconnect follows on its own.
         try:
-            await super().send_json(content, close=close)
+            await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
         except (Disconnected, OSError):
             logger.debug("dropped a message for a closed socket")
+
+    async def send_json(self, content: Any, close: bool = False) -> None:
+        await self.send(text_data=await self.encode_json(content), close=close)  # as above
+
+    async def deliver(self, message: str | dict[str, Any]) -> None:
+        """Send an event's JSON text as it is (games.events encoded it), or a dict as JSON."""
+        if isinstance(message, str):
+            await self.send(text_data=message)
+        else:
+            await self.send_json(message)
 
     async def error(self, code: str, message: str, ref: Any = None) -> None:
         await self.send_json({"type": "error", "code": code, "message": message, "ref": ref})
@@ -267,7 +279,7 @@ class _Consumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         await self.error("server_error", _("Something went wrong; nothing was changed."), ref)
 
     async def game_event(self, event: dict[str, Any]) -> None:
-        await self.send_json(event["payload"])
+        await self.send(text_data=event["text"])
 
     async def join(self, group: str) -> None:
         await self.channel_layer.group_add(group, self.channel_name)
@@ -324,7 +336,7 @@ class LobbyConsumer(_Consumer):
 class TableConsumer(_Consumer):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.in_order = InOrder(self.send_json)  # this socket's events, in version order
+        self.in_order = InOrder(self.deliver)  # this socket's events, in version order
         self.private = False  # a private table's socket is closed if its host removes it
         # This socket's presence row (games.services.presence), renewed while it is open.
         self.connection_id = uuid.uuid4()
@@ -387,13 +399,13 @@ class TableConsumer(_Consumer):
                 logger.exception("table %s: disconnect not recorded", self.table_id)
 
     async def game_event(self, event: dict[str, Any]) -> None:
-        payload = event["payload"]
-        await self.in_order.event(payload, private=event.get("private", False))
+        head = event["head"]
+        await self.in_order.event(event["text"], head.get("version"), event.get("private", False))
         if (
             self.private
-            and payload.get("type") == "seat_left"
-            and payload.get("reason") == "removed"
-            and payload.get("user") == self.user.pk
+            and head.get("type") == "seat_left"
+            and head.get("reason") == "removed"
+            and head.get("user") == self.user.pk
         ):
             # The host removed this player from a private table: they no longer watch it.
             await self.close(code=CLOSE_FORBIDDEN)

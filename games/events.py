@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import json
 import logging
 import os
 import threading
@@ -93,12 +94,28 @@ def _group_send(layer: BaseChannelLayer, group: str, message: dict[str, Any]) ->
         async_to_sync(layer.group_send)(group, message)
 
 
+HEAD = ("type", "version", "user", "reason")
+"""The fields of an event the sockets act on themselves (ordering, filtering, closing)."""
+
+
+def message(payload: dict[str, Any], private: bool = False) -> dict[str, Any]:
+    """The channel-layer message of an event: its JSON text, encoded once here for every
+    socket that receives it (each socket used to encode the payload again, and the layer
+    to decode it for each), and its ``head``: the fields sockets act on."""
+    return {
+        "type": "game.event",
+        "head": {key: payload[key] for key in HEAD if key in payload},
+        "text": json.dumps(payload),
+        "private": private,
+    }
+
+
 def _send(group: str, payload: dict[str, Any], private: bool = False) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
     try:
-        _group_send(layer, group, {"type": "game.event", "payload": payload, "private": private})
+        _group_send(layer, group, message(payload, private))
     except Exception:
         # The state is committed; a client that misses this event sees a version gap and
         # asks for a snapshot. Never let a broadcast failure surface as a failed action.
