@@ -13,7 +13,7 @@ arranging), ``showdown`` (reveals and settlement), ``voiding`` (a round cancelle
 stake returned) and ``sweeper``.
 """
 
-from games.services.common import new_client_seed, new_server_seed
+from games.services.common import lock_table, new_client_seed, new_server_seed
 from games.services.countdown import SUMMARY_SECONDS
 from games.services.presence import (
     AWAY_AFTER,
@@ -56,6 +56,7 @@ __all__ = [
     "disconnected",
     "expire_connections",
     "heard_from",
+    "lock_table",
     "new_client_seed",
     "new_server_seed",
     "open_table",

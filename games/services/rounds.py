@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from datetime import datetime, timedelta
+from datetime import timedelta
 from typing import Any
 
 from django.db import transaction
@@ -47,7 +47,7 @@ from games.services.common import (
     table_event,
 )
 from games.services.countdown import enqueue_start
-from games.services.presence import is_away
+from games.services.presence import away_players
 from games.services.seats import remove_seat
 from games.signals import round_dealt, send_on_commit
 from ledger import selectors as ledger_selectors
@@ -129,8 +129,9 @@ def deal(table: Table, latest: Round | None) -> Round | None:
     playing: list[Seat] = []
     seats = list(table.seat_set.select_related("user").order_by("position"))
     balances = ledger_selectors.balances([seat.user_id for seat in seats])
+    away = away_players(table.pk, seats, now)
     for seat in seats:
-        reason = cannot_play(table, seat, now, balances[seat.user_id])
+        reason = cannot_play(table, seat, seat.user_id in away, balances[seat.user_id])
         if reason is None:
             playing.append(seat)
         else:
@@ -224,9 +225,9 @@ def deal(table: Table, latest: Round | None) -> Round | None:
     return round_
 
 
-def cannot_play(table: Table, seat: Seat, now: datetime, balance: int) -> str | None:
+def cannot_play(table: Table, seat: Seat, away: bool, balance: int) -> str | None:
     """Why this seated player is stood up at the deal, or None."""
-    if is_away(seat, now):
+    if away:
         return "away"
     try:
         ensure_can_sit(seat.user)
