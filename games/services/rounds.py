@@ -34,6 +34,7 @@ from games.selectors import (
     acting_host_id,
     is_foul_arrangement,
     latest_round,
+    round_players,
 )
 from games.services import common
 from games.services.common import (
@@ -52,6 +53,7 @@ from games.services.seats import remove_seat
 from games.signals import round_dealt, send_on_commit
 from ledger import selectors as ledger_selectors
 from ledger import services as ledger
+from maubinh_site.bulk import update_each
 from maubinh_site.logcontext import log_context
 
 logger = logging.getLogger(__name__)
@@ -251,7 +253,7 @@ def _arranging_player(
     ``on_time=False`` leaves the phase and deadline to the caller (a resend of what
     already stands is answered even after the showdown began)."""
     table, round_ = lock_round(round_id, table_id)
-    everyone = list(round_.players.all())
+    everyone = round_players(round_)
     player = next((p for p in everyone if p.user_id == user.pk), None)
     if player is None:
         raise NotFound(_("You are not playing in this round."), code="not_in_round")
@@ -310,7 +312,7 @@ def submit_arrangement(
     player.arrangement = arrangement
     player.draft = player.arrangement  # the layout a reconnecting page restores
     player.submitted_at = timezone.now()
-    player.save(update_fields=["arrangement", "draft", "submitted_at"])
+    update_each([player], ["arrangement", "draft", "submitted_at"])  # see common.bump
     foul = is_foul_arrangement(round_.rules, player.arrangement)
     log(
         round_,

@@ -22,6 +22,7 @@ from games.models import (
 from games.selectors import (
     RoundResult,
     reveal_payload,
+    round_players,
     round_transfer_ids,
     settle_round_result,
     summary_payload,
@@ -49,7 +50,7 @@ def begin_showdown(table: Table, round_: Round) -> None:
     rules = round_.rules
     # Hands not submitted in time are played for their owners first (RULES.md section 8).
     # One read of the players serves both the hands played here and the settlement.
-    players = list(round_.players.order_by("position"))
+    players = round_players(round_)
     played = play_for_the_absent(round_, players)
     result = settle_round_result(round_, players=players)
     round_.state = RoundState.SHOWDOWN
