@@ -4,7 +4,7 @@ showdown, reveal and settlement, with the statements that dominate.
     .venv/bin/python benchmarks/bench_round_steps.py [--rounds 100] [--profile out.pstats]
 
 Plays ``--rounds`` rounds of one 4-player table in this process against a scratch
-PostgreSQL database (maubinh_bench_rounds, created, migrated and dropped), through the
+PostgreSQL database (maubinh_bench_rounds_<pid>, created, migrated and dropped), through the
 real services, as the timer tasks and the table sockets call them: ``start_round_when_due``
 (the deal), ``submit_arrangement`` (4 times), ``advance_round`` (the showdown, each reveal,
 the settlement). Deadlines are moved into the past between steps instead of waited for.
@@ -40,7 +40,8 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks.scratchdb import add_server_argument, database_url, recreate  # noqa: E402
 
-BENCH_DB = "maubinh_bench_rounds"
+# One scratch database per run: two runs on one machine never drop each other's.
+BENCH_DB = f"maubinh_bench_rounds_{os.getpid()}"
 PLAYERS = 4
 STEPS = ("deal", "submission", "last submission", "showdown", "reveal", "settlement")
 

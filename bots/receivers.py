@@ -53,11 +53,14 @@ def _schedule_fill(table: Table) -> None:
 
 
 def on_round_dealt(sender: Any, table_id: int, round_id: int, **kwargs: Any) -> None:
+    bots = selectors.bots_in_round(round_id)
+    if not bots:
+        return  # most rounds: one query, not two
     round_ = Round.objects.filter(pk=round_id).first()
     if round_ is None:
         return
     rules = round_.rules
-    for bot_user_id in selectors.bots_in_round(round_id):
+    for bot_user_id in bots:
         tasks.play_turn.apply_async(
             (round_id, bot_user_id, round_.phase), countdown=services.think_seconds(rules)
         )

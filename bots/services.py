@@ -24,7 +24,7 @@ from bots import selectors
 from bots.models import Bot, BotOnlyTable, Difficulty
 from bots.selectors import BotHand
 from games import services as games
-from games.errors import GameError, SeatError
+from games.errors import GameError, NotFound, SeatError
 from games.models import Preset, RoundPlayer, Seat, Table
 from games.rules import Rules, format_cards, parse_cards
 from games.rules.arrange import suggest
@@ -115,7 +115,7 @@ def fill_table(table_id: int, expected_seated: Sequence[int]) -> list[Seat]:
     """
     # The table row is its command stream's lock (games.services); holding it across the
     # sits below keeps a person from taking a seat between the checks and the bots' arrival.
-    table = Table.objects.select_for_update().filter(pk=table_id).first()
+    table = _lock_table(table_id)
     if table is None or not table.is_open or not table.allow_bots:
         return []
     if selectors.seated_user_ids(table) != sorted(expected_seated):
@@ -143,6 +143,15 @@ def fill_table(table_id: int, expected_seated: Sequence[int]) -> list[Seat]:
     return seated
 
 
+def _lock_table(table_id: int) -> Table | None:
+    """The table's command-stream lock, as every games service takes it (FOR NO KEY
+    UPDATE: a socket's presence row that refers to the table is not made to wait)."""
+    try:
+        return games.lock_table(table_id)
+    except NotFound:
+        return None
+
+
 @transaction.atomic
 def tidy_table(table_id: int) -> list[int]:
     """Between rounds: bots leave a table people have left (unless it is bot-only) and one
@@ -151,7 +160,7 @@ def tidy_table(table_id: int) -> list[int]:
 
     Returns the ids of the bots that stood up.
     """
-    table = Table.objects.select_for_update().filter(pk=table_id).first()
+    table = _lock_table(table_id)
     # A tournament's bots are its entrants: they stay until it stands them up.
     if table is None or table.is_managed or active_round(table) is not None:
         return []

@@ -58,17 +58,17 @@ class ChatTableConsumer(TableConsumer):
         return self.hidden
 
     async def game_event(self, event: dict[str, Any]) -> None:
-        payload = event["payload"]
-        if payload.get("type") in FILTERED:
+        head = event["head"]  # the event's type and user (games.events.message)
+        if head.get("type") in FILTERED:
             try:
-                if payload.get("user") in await self._hidden():
+                if head.get("user") in await self._hidden():
                     return
             except Exception:
                 # Not knowing whom this user blocked, deliver nothing from anyone.
                 logger.exception("table %s: hidden senders unknown", self.table_id)
                 return
         await super().game_event(event)
-        if payload.get("type") in SEATING:
+        if head.get("type") in SEATING:
             try:
                 role = await run_command(selectors.chat_role)(self.user, self.table_id)
             except Exception:

@@ -135,6 +135,8 @@ def _plain(value: Any, depth: int) -> bool:
 
 
 def _session_alive(session_key: str, user_id: int) -> bool:
+    if settings.SESSION_ENGINE == "django.contrib.sessions.backends.db":
+        return _db_session_alive(session_key, user_id)
     from django.contrib.auth import SESSION_KEY, get_user_model
     from django.contrib.sessions.backends.base import SessionBase
 
@@ -143,6 +145,27 @@ def _session_alive(session_key: str, user_id: int) -> bool:
     if str(store.load().get(SESSION_KEY)) != str(user_id):
         return False  # logged out, expired or flushed
     return bool(get_user_model().objects.filter(pk=user_id, is_active=True).exists())
+
+
+def _db_session_alive(session_key: str, user_id: int) -> bool:
+    """The database backend's check in one statement, without decoding the session: a
+    session key never passes to another user (logging in flushes the session or cycles its
+    key, django.contrib.auth.login), so while the row is there and unexpired it is still
+    this user's login. Every socket runs this every few seconds of activity."""
+    from django.contrib.auth import get_user_model
+    from django.contrib.sessions.models import Session
+    from django.db import connection
+    from django.utils import timezone
+
+    sessions, users = Session._meta.db_table, get_user_model()._meta.db_table
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT EXISTS (SELECT 1 FROM {sessions} WHERE session_key = %s AND expire_date > %s)"
+            f" AND EXISTS (SELECT 1 FROM {users} WHERE id = %s AND is_active)",
+            [session_key, timezone.now(), user_id],
+        )
+        row = cursor.fetchone()
+    return bool(row and row[0])
 
 
 def _table_access(table_id: int, user: Any) -> tuple[int | None, bool, bool]:
@@ -244,15 +267,27 @@ class _Consumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         """Whatever let this socket in still holds (a table socket checks a staff role)."""
         return True
 
-    async def send_json(self, content: Any, close: bool = False) -> None:
+    async def send(
+        self, text_data: str | None = None, bytes_data: bytes | None = None, close: bool = False
+    ) -> None:
         # An event can reach a socket the browser has just closed. daphne raises
         # autobahn's Disconnected there (the ASGI spec says an OSError); let either end
         # the consumer and its disconnect handler would never run, leaving the player's
         # seat counted online. Drop the message: the disconnect follows on its own.
         try:
-            await super().send_json(content, close=close)
+            await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
         except (Disconnected, OSError):
             logger.debug("dropped a message for a closed socket")
+
+    async def send_json(self, content: Any, close: bool = False) -> None:
+        await self.send(text_data=await self.encode_json(content), close=close)  # as above
+
+    async def deliver(self, message: str | dict[str, Any]) -> None:
+        """Send an event's JSON text as it is (games.events encoded it), or a dict as JSON."""
+        if isinstance(message, str):
+            await self.send(text_data=message)
+        else:
+            await self.send_json(message)
 
     async def error(self, code: str, message: str, ref: Any = None) -> None:
         await self.send_json({"type": "error", "code": code, "message": message, "ref": ref})
@@ -262,7 +297,7 @@ class _Consumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         await self.error("server_error", _("Something went wrong; nothing was changed."), ref)
 
     async def game_event(self, event: dict[str, Any]) -> None:
-        await self.send_json(event["payload"])
+        await self.send(text_data=event["text"])
 
     async def join(self, group: str) -> None:
         await self.channel_layer.group_add(group, self.channel_name)
@@ -319,7 +354,7 @@ class LobbyConsumer(_Consumer):
 class TableConsumer(_Consumer):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.in_order = InOrder(self.send_json)  # this socket's events, in version order
+        self.in_order = InOrder(self.deliver)  # this socket's events, in version order
         self.private = False  # a private table's socket is closed if its host removes it
         # Let in to a private table by a staff role only: the role is checked again every
         # SESSION_CHECK_SECONDS, so a suspended or deactivated staff member stops watching.
@@ -414,16 +449,17 @@ class TableConsumer(_Consumer):
         if not await self._still_admitted():
             await self.close(code=CLOSE_FORBIDDEN)
             return
-        payload = event["payload"]
+        head = event["head"]
+        text = event["text"]
         audience = event.get("audience")
         if audience is not None and self.user.pk not in audience:
-            payload = event["others"]  # a duplicate board's cards, withheld (docs/duplicate.md)
-        await self.in_order.event(payload, private=event.get("private", False))
+            text = event["others"]  # a duplicate board's cards, withheld (docs/duplicate.md)
+        await self.in_order.event(text, head.get("version"), event.get("private", False))
         if (
             self.private
-            and payload.get("type") == "seat_left"
-            and payload.get("reason") == "removed"
-            and payload.get("user") == self.user.pk
+            and head.get("type") == "seat_left"
+            and head.get("reason") == "removed"
+            and head.get("user") == self.user.pk
         ):
             # The host removed this player from a private table: they no longer watch it.
             await self.close(code=CLOSE_FORBIDDEN)

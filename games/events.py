@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import json
 import logging
 import os
 import threading
@@ -94,6 +95,34 @@ def _group_send(layer: BaseChannelLayer, group: str, message: dict[str, Any]) ->
         async_to_sync(layer.group_send)(group, message)
 
 
+HEAD = ("type", "version", "user", "reason")
+"""The fields of an event the sockets act on themselves (ordering, filtering, closing)."""
+
+
+def message(
+    payload: dict[str, Any],
+    private: bool = False,
+    audience: tuple[list[int], dict[str, Any]] | None = None,
+) -> dict[str, Any]:
+    """The channel-layer message of an event: its JSON text, encoded once here for every
+    socket that receives it (each socket used to encode the payload again, and the layer
+    to decode it for each), and its ``head``: the fields sockets act on.
+
+    With ``audience`` (users, others), the sockets of those users send ``text`` and every
+    other socket of the group sends ``others``, also encoded once (a duplicate board's
+    withheld cards: games.consumers.TableConsumer, docs/duplicate.md)."""
+    encoded = {
+        "type": "game.event",
+        "head": {key: payload[key] for key in HEAD if key in payload},
+        "text": json.dumps(payload),
+        "private": private,
+    }
+    if audience is not None:
+        users, others = audience
+        encoded["audience"], encoded["others"] = users, json.dumps(others)
+    return encoded
+
+
 def _send(
     group: str,
     payload: dict[str, Any],
@@ -103,13 +132,8 @@ def _send(
     layer = get_channel_layer()
     if layer is None:
         return
-    message = {"type": "game.event", "payload": payload, "private": private}
-    if audience is not None:
-        # Every socket of the group gets the message; the consumer hands ``payload`` to
-        # the users listed and ``others`` to the rest (games.consumers.TableConsumer).
-        message["audience"], message["others"] = audience
     try:
-        _group_send(layer, group, message)
+        _group_send(layer, group, message(payload, private, audience))
     except Exception:
         # The state is committed; a client that misses this event sees a version gap and
         # asks for a snapshot. Never let a broadcast failure surface as a failed action.

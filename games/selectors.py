@@ -37,6 +37,7 @@ from games.rules.fair import verify_deal
 from games.rules.scoring import PlayerInput, Settlement, settle
 from games.stakes import for_table, per_unit
 from ledger.models import Transfer
+from maubinh_site.compiled import Compiled
 
 LIVE_STATES = (RoundState.ARRANGING, RoundState.SHOWDOWN)
 FINISHED_STATES = (RoundState.SETTLED, RoundState.CANCELLED)
@@ -273,6 +274,26 @@ class RoundResult:
         return any(p.instant is not None for p in self.settlement.players)
 
 
+def _players_query(with_users: bool) -> Compiled[RoundPlayer]:
+    def build(round_id: int) -> QuerySet[RoundPlayer]:
+        players = RoundPlayer.objects.filter(round_id=round_id).order_by("position")
+        return players.select_related("user") if with_users else players
+
+    return Compiled(build)
+
+
+# Every step of a round reads its players: compiled once (maubinh_site.compiled).
+_PLAYERS = {with_users: _players_query(with_users) for with_users in (False, True)}
+
+
+def round_players(round_: Round, *, with_users: bool = False) -> list[RoundPlayer]:
+    """The round's players in seat order (with their users: ``with_users``)."""
+    players = _PLAYERS[with_users].all(round_.pk)
+    for p in players:
+        p.round = round_  # as round_.players would have it: no query for it
+    return players
+
+
 def settle_round_result(
     round_: Round, *, with_users: bool = False, players: list[RoundPlayer] | None = None
 ) -> RoundResult:
@@ -280,8 +301,7 @@ def settle_round_result(
 
     ``players``: the round's players in seat order, if the caller has read them."""
     if players is None:
-        rows = round_.players.order_by("position")
-        players = list(rows.select_related("user") if with_users else rows)
+        players = round_players(round_, with_users=with_users)
     inputs = []
     for p in players:
         if p.status == PlayerStatus.LEFT:

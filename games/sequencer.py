@@ -11,7 +11,8 @@ from typing import Any
 HOLD_SECONDS = 1.5
 """How long an early event waits for the ones before it before it goes out anyway."""
 
-Send = Callable[[dict[str, Any]], Awaitable[None]]
+Send = Callable[[Any], Awaitable[None]]
+"""Sends one message: a snapshot (a dict) or an event (its JSON text, or a dict)."""
 
 
 class InOrder:
@@ -31,7 +32,7 @@ class InOrder:
         self._send = send
         self.hold = hold
         self.version: int | None = None  # the last public version this socket was sent
-        self._held: list[tuple[int, bool, int, dict[str, Any]]] = []
+        self._held: list[tuple[int, bool, int, Any]] = []
         self._arrival = itertools.count()
         self._lock = asyncio.Lock()
         self._timer: asyncio.TimerHandle | None = None
@@ -45,8 +46,8 @@ class InOrder:
             self.version = version if self.version is None else max(self.version, version)
             await self._flush()
 
-    async def event(self, payload: dict[str, Any], private: bool = False) -> None:
-        version = payload.get("version")
+    async def event(self, payload: Any, version: Any, private: bool = False) -> None:
+        """Send (or hold) an event that carries table ``version`` (None: not ordered)."""
         async with self._lock:
             if self.version is None or not isinstance(version, int):
                 await self._send(payload)  # before the first snapshot: nothing to order by

@@ -17,6 +17,7 @@ from django.utils import timezone
 from openskill.models import BradleyTerryFull
 
 from games.models import Round, RoundPlayer, Table
+from maubinh_site.bulk import update_each
 from ratings.models import Rating, RatingChange
 
 logger = logging.getLogger(__name__)
@@ -120,7 +121,7 @@ def rate_round(table: Table, round_: Round, players: list[RoundPlayer]) -> dict[
                 updated_at=now,
             )
         )
-    Rating.objects.bulk_update(ratings, ["mu", "sigma", "display", "rounds", "updated_at"])
+    update_each(ratings, ["mu", "sigma", "display", "rounds", "updated_at"])
     return {
         "rated": True,
         "reason": "",

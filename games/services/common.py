@@ -9,8 +9,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from django.db import OperationalError, connection, transaction
-from django.db.models import Subquery, Value
-from django.db.models.expressions import RawSQL
+from django.db.models import QuerySet, Subquery, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -26,6 +25,8 @@ from games.models import (
 from games.selectors import (
     lobby_row,
 )
+from maubinh_site.bulk import update_each
+from maubinh_site.compiled import Compiled
 
 
 def new_server_seed() -> str:
@@ -42,6 +43,56 @@ LOCK_NOT_AVAILABLE = "55P03"
 """PostgreSQL's SQLSTATE for a lock not granted within ``lock_timeout``."""
 
 
+def _table_lock(skip_locked: bool) -> Compiled[Table]:
+    # The host comes along (lobby rows show it) without locking the host's user row.
+    # FOR NO KEY UPDATE: commands still serialize on it, but a row that merely refers to
+    # the table (a socket's presence row: its foreign key check takes FOR KEY SHARE) is
+    # not made to wait for the table's command (FOR UPDATE would).
+    def build(table_id: int) -> QuerySet[Table]:
+        locking = Table.objects.select_for_update(
+            of=("self",), skip_locked=skip_locked, no_key=True
+        )
+        return locking.select_related("host").filter(pk=table_id)
+
+    return Compiled(build)
+
+
+def _round_table_lock(skip_locked: bool) -> Compiled[Table]:
+    """The lock of lock_table, on the table a round is played at (the timers know the round)."""
+
+    def build(round_id: int) -> QuerySet[Table]:
+        locking = Table.objects.select_for_update(
+            of=("self",), skip_locked=skip_locked, no_key=True
+        )
+        table_of_round = Round.objects.filter(pk=round_id).values("table_id")
+        return locking.select_related("host").filter(pk=Subquery(table_of_round))
+
+    return Compiled(build)
+
+
+# Every step of every round starts with these locks: compiled once (maubinh_site.compiled).
+_LOCK_TABLE = {skip: _table_lock(skip) for skip in (False, True)}
+_LOCK_TABLE_OF_ROUND = {skip: _round_table_lock(skip) for skip in (False, True)}
+_LOCK_ROUND = Compiled(
+    lambda round_id, table_id: Round.objects.select_for_update().filter(
+        pk=round_id, table_id=table_id
+    ),
+    arity=2,
+)
+
+
+def _pk(value: Any) -> int:
+    """An id as the ORM would take it for a lookup; NotFound for what is not one (a row
+    id is a positive bigint: the ORM finds nothing beyond that range either)."""
+    try:
+        pk = int(value)
+    except (ValueError, TypeError):
+        raise NotFound() from None
+    if not 0 < pk < 2**63:
+        raise NotFound()
+    return pk
+
+
 def lock_table(table_id: Any, *, skip_locked: bool = False) -> Table:
     """Lock the table row: the lock of its whole command stream (see the module docstring).
 
@@ -49,16 +100,11 @@ def lock_table(table_id: Any, *, skip_locked: bool = False) -> Table:
     held by a stuck process answers "busy" instead of stalling the caller. With
     ``skip_locked`` a table locked by someone else is not waited for at all: NotFound.
     """
-    # The host comes along (lobby rows show it) without locking the host's user row.
-    # FOR NO KEY UPDATE: commands still serialize on it, but a row that merely refers to
-    # the table (a socket's presence row: its foreign key check takes FOR KEY SHARE) is
-    # not made to wait for the table's command (FOR UPDATE would).
-    locking = Table.objects.select_for_update(of=("self",), skip_locked=skip_locked, no_key=True)
-    try:
-        with busy_on_lock_timeout():
-            return locking.select_related("host").get(pk=table_id)
-    except (Table.DoesNotExist, ValueError, TypeError):
-        raise NotFound() from None
+    with busy_on_lock_timeout():
+        table = _LOCK_TABLE[skip_locked].first(_pk(table_id))
+    if table is None:
+        raise NotFound()
+    return table
 
 
 @contextmanager
@@ -75,7 +121,9 @@ def busy_on_lock_timeout() -> Iterator[None]:
 def bump(table: Table, *fields: str) -> int:
     """Count one visible change of the table; every public event carries the new version."""
     table.version += 1
-    table.save(update_fields=["version", *fields])
+    # Not table.save(update_fields=…): compiling that UPDATE, at every step of every
+    # round, cost more CPU than sending this one (docs/deploy.md, the cost of one round).
+    update_each([table], ["version", *fields])
     return table.version
 
 
@@ -176,28 +224,23 @@ def lock_round(
 ) -> tuple[Table, Round]:
     """Lock the round's table, then the round. With ``table_id`` (a table's socket), a
     round of another table is refused as not the caller's. ``skip_locked``: see lock_table."""
-    try:
-        round_pk = int(round_id)
-    except (ValueError, TypeError):
-        raise NotFound() from None
+    round_pk = _pk(round_id)
     if table_id is None:
-        # The round's table, looked up inside the locking statement. Written out, not as a
-        # Subquery: every timer step locks this way, and the ORM takes twice as long to
-        # compile the Subquery as the rest of the statement.
-        table = lock_table(RawSQL(_TABLE_OF_ROUND, (round_pk,)), skip_locked=skip_locked)
+        # The round's table, looked up inside the locking statement.
+        with busy_on_lock_timeout():
+            table = _LOCK_TABLE_OF_ROUND[skip_locked].first(round_pk)
+        if table is None:
+            raise NotFound()
     else:
         table = lock_table(table_id, skip_locked=skip_locked)
     with busy_on_lock_timeout():
-        round_ = Round.objects.select_for_update().filter(pk=round_pk, table=table).first()
+        round_ = _LOCK_ROUND.first(round_pk, table.pk)
     if round_ is None:
         if Round.objects.filter(pk=round_pk).exists():
             raise NotFound(_("You are not playing in this round."), code="not_in_round")
         raise NotFound()
     round_.table = table  # the locked row: round_.table reads no second copy
     return table, round_
-
-
-_TABLE_OF_ROUND = f"SELECT table_id FROM {Round._meta.db_table} WHERE id = %s"
 
 
 def end_arranging_now(round_: Round) -> None:

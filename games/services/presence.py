@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import uuid
 from collections import defaultdict
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 
 from django.conf import settings
@@ -189,14 +190,16 @@ def log_presence(table: Table, user: User, kind: str) -> None:
             log(round_, kind, {"position": player.position}, user)
 
 
-def is_away(seat: Seat, now: datetime) -> bool:
-    """No socket of this seated player was heard for ``AWAY_AFTER`` (whether or not the
-    sweeper has dropped it yet)."""
-    if seat.user.is_bot:
-        return False  # bots have no websocket and are always present
+def away_players(table_id: int, seats: Sequence[Seat], now: datetime) -> set[int]:
+    """The players seated at the table (user ids) none of whose sockets was heard for
+    ``AWAY_AFTER`` (whether or not the sweeper has dropped them yet). One query at most,
+    for all the seats whose own renewal is that old, however many they are."""
     cutoff = now - AWAY_AFTER
-    if seat.last_seen_at >= cutoff:
-        return False
-    return not Connection.objects.filter(
-        table_id=seat.table_id, user_id=seat.user_id, seen_at__gte=now - CONNECTION_TTL
-    ).exists()
+    # Bots have no websocket and are always present.
+    quiet = {s.user_id for s in seats if not s.user.is_bot and s.last_seen_at < cutoff}
+    if not quiet:
+        return set()
+    heard = Connection.objects.filter(
+        table_id=table_id, user_id__in=quiet, seen_at__gte=now - CONNECTION_TTL
+    ).values_list("user_id", flat=True)
+    return quiet - set(heard)

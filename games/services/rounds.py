@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from datetime import datetime, timedelta
+from datetime import timedelta
 from typing import Any
 
 from django.db import transaction
@@ -35,6 +35,7 @@ from games.selectors import (
     acting_host_id,
     is_foul_arrangement,
     latest_round,
+    round_players,
 )
 from games.services import common, duplicate
 from games.services.common import (
@@ -48,10 +49,11 @@ from games.services.common import (
     table_event,
 )
 from games.services.countdown import enqueue_start
-from games.services.presence import is_away
+from games.services.presence import away_players
 from games.services.seats import remove_seat
 from games.signals import round_dealt, send_on_commit
 from games.stakes import for_table
+from maubinh_site.bulk import update_each
 from maubinh_site.logcontext import log_context
 
 logger = logging.getLogger(__name__)
@@ -135,8 +137,9 @@ def deal(table: Table, latest: Round | None) -> Round | None:
     seats = list(table.seat_set.select_related("user").order_by("position"))
     stakes = for_table(table)
     balances = stakes.balances(table, [seat.user_id for seat in seats])
+    away = away_players(table.pk, seats, now)
     for seat in seats:
-        reason = cannot_play(table, seat, now, balances[seat.user_id])
+        reason = cannot_play(table, seat, seat.user_id in away, balances[seat.user_id])
         if reason is None:
             playing.append(seat)
         else:
@@ -255,14 +258,14 @@ def duplicate_fields(board: DuplicateBoard | None) -> dict[str, Any]:
     return {"board": {"schedule": board.schedule_id, "number": board.number}}
 
 
-def cannot_play(table: Table, seat: Seat, now: datetime, balance: int) -> str | None:
+def cannot_play(table: Table, seat: Seat, away: bool, balance: int) -> str | None:
     """Why this seated player is stood up at the deal, or None.
 
     At a managed table (a tournament's) the seat is the owner's to take away: a player who
     is away or suspended is dealt in and played for (RULES.md section 8); only one who has
     nothing left to put at risk is stood up."""
     if not table.is_managed:
-        if is_away(seat, now):
+        if away:
             return "away"
         try:
             ensure_can_sit(seat.user)
@@ -286,7 +289,7 @@ def _arranging_player(
     ``on_time=False`` leaves the phase and deadline to the caller (a resend of what
     already stands is answered even after the showdown began)."""
     table, round_ = lock_round(round_id, table_id)
-    everyone = list(round_.players.all())
+    everyone = round_players(round_)
     player = next((p for p in everyone if p.user_id == user.pk), None)
     if player is None:
         raise NotFound(_("You are not playing in this round."), code="not_in_round")
@@ -345,7 +348,7 @@ def submit_arrangement(
     player.arrangement = arrangement
     player.draft = player.arrangement  # the layout a reconnecting page restores
     player.submitted_at = timezone.now()
-    player.save(update_fields=["arrangement", "draft", "submitted_at"])
+    update_each([player], ["arrangement", "draft", "submitted_at"])  # see common.bump
     foul = is_foul_arrangement(round_.rules, player.arrangement)
     log(
         round_,

@@ -16,7 +16,6 @@ from games.errors import NotFound
 from games.models import (
     PlayerStatus,
     Round,
-    RoundPlayer,
     RoundState,
     Table,
 )
@@ -24,6 +23,7 @@ from games.selectors import (
     RoundResult,
     board_audience,
     reveal_payload,
+    round_players,
     round_transfer_ids,
     settle_round_result,
     summary_payload,
@@ -44,6 +44,7 @@ from games.services.rounds import auto_arranged_entries, play_for_the_absent
 from games.services.voiding import VoidReason, void
 from games.signals import round_rating
 from games.stakes import for_table
+from maubinh_site.bulk import update_each
 from maubinh_site.logcontext import log_context
 
 logger = logging.getLogger(__name__)
@@ -53,7 +54,7 @@ def begin_showdown(table: Table, round_: Round) -> None:
     rules = round_.rules
     # Hands not submitted in time are played for their owners first (RULES.md section 8).
     # One read of the players serves both the hands played here and the settlement.
-    players = list(round_.players.order_by("position"))
+    players = round_players(round_)
     played = play_for_the_absent(round_, players)
     result = settle_round_result(round_, players=players)
     round_.state = RoundState.SHOWDOWN
@@ -167,7 +168,7 @@ def settle(table: Table, round_: Round) -> None:
         p.units, p.xu = outcome.units, outcome.xu
     deltas = {p.user_id: p.xu or 0 for p in players}
     fee = for_table(table).settle(table, round_, players, deltas)
-    RoundPlayer.objects.bulk_update(players, ["units", "xu"])
+    update_each(players, ["units", "xu"])
     round_.state = RoundState.SETTLED
     round_.phase += 1
     round_.deadline = None

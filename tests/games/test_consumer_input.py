@@ -4,16 +4,19 @@ from __future__ import annotations
 
 import asyncio
 import json
+from datetime import timedelta
 from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
+from django.contrib.auth import get_user_model
 from django.contrib.sessions.models import Session
 from django.db import connections
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from games import consumers
 from games import services as games
@@ -128,16 +131,29 @@ def test_logging_out_closes_that_sessions_sockets(table: Any) -> None:
     assert other_reply == "ok"
 
 
+def _end_sessions() -> None:
+    Session.objects.all().delete()
+
+
+def _expire_sessions() -> None:
+    Session.objects.update(expire_date=timezone.now() - timedelta(seconds=1))
+
+
+def _deactivate_users() -> None:
+    get_user_model().objects.update(is_active=False)
+
+
 @pytest.mark.django_db(transaction=True)
-def test_a_socket_whose_session_ended_can_do_nothing(
-    table: Any, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize("end", [_end_sessions, _expire_sessions, _deactivate_users])
+def test_a_socket_whose_session_ended_expired_or_whose_user_was_deactivated_can_do_nothing(
+    table: Any, monkeypatch: pytest.MonkeyPatch, end: Any
 ) -> None:
     monkeypatch.setattr(consumers, "SESSION_CHECK_SECONDS", 0.0)
     _client, cookie = _logged_in(table.host)
 
     async def run() -> Any:
         socket = await _open(table.pk, cookie)
-        await asyncio.to_thread(lambda: Session.objects.all().delete())
+        await asyncio.to_thread(end)
         await socket.send_json_to({"type": "sit"})
         closed = await socket.receive_output(timeout=5)
         await _done()

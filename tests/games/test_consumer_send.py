@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from autobahn.exception import Disconnected
 
+from games import events
 from games.consumers import TableConsumer
 from tests.wsclient import run_async
 
@@ -18,7 +19,7 @@ def test_an_event_for_a_socket_the_browser_just_closed_is_dropped_not_raised():
         raise Disconnected("Attempt to send on a closed protocol")
 
     consumer.base_send = closed_socket
-    run_async(consumer.game_event({"payload": {"type": "submitted", "version": 7}}))
+    run_async(consumer.game_event(events.message({"type": "submitted", "version": 7})))
     assert sent and sent[0]["type"] == "websocket.send"  # it was tried, then dropped
 
 

@@ -6,13 +6,14 @@ test's transaction. A change that adds a query to a step fails here: make it che
 raise the cap in the same commit and say why.
 """
 
+import uuid
 from datetime import timedelta
 
 import pytest
 from django.utils import timezone
 
 from games import services
-from games.models import Round, RoundState, Table
+from games.models import Connection, Round, RoundState, Seat, Table
 from tests.games.arranging import naive_arrangement
 
 pytestmark = [pytest.mark.django_db, pytest.mark.postgres]
@@ -101,3 +102,26 @@ def test_a_showdown_that_plays_for_the_absent_stores_and_logs_their_hands_in_one
     assert list(round_.events.order_by("seq").values_list("seq", flat=True)) == list(
         range(1, len(kinds) + 1)
     )
+
+
+def test_a_deal_to_four_quiet_players_asks_about_their_sockets_in_one_query(
+    players, table, django_assert_max_num_queries
+):
+    # Each seat's own renewal is older than AWAY_AFTER (the sweeper has not run), but every
+    # player has a socket heard just now: all four are dealt in, after one question.
+    for player in players:
+        services.sit(player, table.pk)
+        Connection.objects.create(
+            id=uuid.uuid4(),
+            table=table,
+            user=player,
+            opened_at=timezone.now(),
+            seen_at=timezone.now(),
+        )
+    Seat.objects.filter(table=table).update(
+        last_seen_at=timezone.now() - services.AWAY_AFTER - timedelta(seconds=1)
+    )
+    Table.objects.filter(pk=table.pk).update(start_at=timezone.now() - timedelta(seconds=1))
+    with django_assert_max_num_queries(11 + 1 + SAVEPOINT):
+        round_ = services.start_round_when_due(table.pk)
+    assert round_ is not None and round_.players.count() == 4

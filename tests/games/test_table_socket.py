@@ -149,7 +149,7 @@ def test_when_the_last_players_stand_at_once_every_socket_sees_the_events_in_ver
 
     def slow_countdown(layer_: Any, group: str, message: dict[str, Any]) -> None:
         # The first stand's countdown cancel is still on its way when the second commits.
-        if message["payload"]["type"] == "countdown":
+        if message["head"]["type"] == "countdown":
             time.sleep(0.5)
         send(layer_, group, message)
 
