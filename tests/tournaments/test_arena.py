@@ -140,6 +140,17 @@ def test_bad_arena_settings_are_refused_with_a_reason(six: list[Any]) -> None:
     assert not Tournament.objects.exists()
 
 
+def test_an_arena_shorter_than_three_minutes_needs_a_deployment_that_allows_it(
+    six: list[Any], settings: Any
+) -> None:
+    with pytest.raises(TournamentError) as caught:
+        arena.create_arena(six[0], name="Ngắn", minutes=2, buy_in=0)
+    assert caught.value.code == "bad_minutes"
+    settings.ARENA_MIN_MINUTES = 2  # the chaos harness's short run
+    t = arena.create_arena(six[0], name="Ngắn", minutes=2, buy_in=0)
+    assert t.minutes == 2
+
+
 # --- Pairing ---------------------------------------------------------------------------
 
 
