@@ -1,7 +1,8 @@
 """Chaos: the multi-process stack under a seeded schedule of faults, with its invariants checked.
 
     .venv/bin/python benchmarks/chaos.py [--minutes 30] [--seed 1] [--tables 20]
-        [--player-tables 3] [--faults-per-minute 1] [--keep] [--database-url URL]
+        [--player-tables 3] [--faults-per-minute 1] [--arena-minutes N] [--sng-stack 100]
+        [--no-tournaments] [--keep] [--database-url URL]
 
 Starts, on a scratch PostgreSQL database and a private Redis (a ``redis-server`` child on a
 free port, so it can be killed and restarted empty): 2 daphne, 2 prefork Celery workers and
@@ -11,6 +12,17 @@ websocket players (auto-arrange, 0.5-3 s of thinking, a ping every 15 s, reconne
 through the other daphne as a proxy would, resending an unanswered submission with the same
 ``ref``). One scripted player drops and never returns: its connection is aborted (no close
 frame) a few seconds after the first fault, a daphne kill of its own daphne.
+
+Two tournaments play through the same faults: a sit-and-go of 4 (one scripted entrant and
+three house bots, a short stack and a level a round) and an arena of ``--arena-minutes``
+with 4 scripted entrants (the arena socket open, following their seat from board to board),
+one of whom drops at its first board, without arranging it, and never returns. Per
+tournament it checks, and exits 1 when one breaks: chips conserved at every observation,
+the pool (prizes each paid exactly once, netting to zero once finished), nothing stuck (no
+deal or settlement at its tables for longer than the recovery bound plus one round waiting
+for an absent hand; an arena that far past its end not finished), nobody at two tables or
+in two live rounds at once, and the absent entrant's hands played for them (RULES.md
+section 8), never eliminated, never paired again once away.
 
 The faults, in a seeded schedule with every kind at least once (``--faults-per-minute`` in
 all; none in the first ``--warmup`` or the last ``--tail`` seconds):
@@ -185,6 +197,8 @@ class Stack:
             DATABASE_URL=database_url,
             REDIS_URL=self.redis_url,
             REDIS_PREFIX="chaos",
+            # The run's arena is shorter than the page offers (tournaments.arena).
+            ARENA_MIN_MINUTES=str(min(3, options.arena_minutes)),
             LOG_LEVEL="WARNING",
             CELERY_LOG_LEVEL="WARNING",
         )
@@ -319,16 +333,16 @@ class Seating:
     players: list[tuple[int, str, str]]  # (user id, username, session key)
 
 
-def prepare(env: dict[str, str], options: argparse.Namespace) -> tuple[list[int], list[Seating]]:
-    """In this process: migrate, open the bot-only tables, create the scripted players."""
+def prepare(
+    env: dict[str, str], options: argparse.Namespace
+) -> tuple[list[int], list[Seating], Entered | None]:
+    """In this process: migrate, open the bot-only tables, create the scripted players,
+    start the tournaments."""
     os.environ.update(env)
     os.environ["PGAPPNAME"] = "chaos-harness"
     import django
 
     django.setup()
-    from django.conf import settings
-    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
-    from django.contrib.sessions.backends.db import SessionStore
     from django.core.management import call_command
     from django.test import override_settings
 
@@ -360,19 +374,88 @@ def prepare(env: dict[str, str], options: argparse.Namespace) -> tuple[list[int]
         table = games.create_table(
             users[0], name=f"Chaos players {t + 1}", stake=10, rules_overrides=rules
         )
-        players = []
-        for user in users:
-            session = SessionStore()
-            session[SESSION_KEY] = str(user.pk)
-            session[BACKEND_SESSION_KEY] = settings.AUTHENTICATION_BACKENDS[-1]
-            session[HASH_SESSION_KEY] = user.get_session_auth_hash()
-            session.create()
-            players.append((user.pk, user.username, session.session_key or ""))
-        seatings.append(Seating(table.pk, players))
+        seatings.append(Seating(table.pk, [_signed_in(user) for user in users]))
+    entered = enter_tournaments(options) if options.tournaments else None
     from django.db import connections
 
     connections.close_all()
-    return bot_tables, seatings
+    return bot_tables, seatings, entered
+
+
+def _signed_in(user: Any) -> tuple[int, str, str]:
+    """(user id, username, session key): a browser's session cookie for ``user``."""
+    from django.conf import settings
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+    from django.contrib.sessions.backends.db import SessionStore
+
+    session = SessionStore()
+    session[SESSION_KEY] = str(user.pk)
+    session[BACKEND_SESSION_KEY] = settings.AUTHENTICATION_BACKENDS[-1]
+    session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+    session.create()
+    return user.pk, user.username, session.session_key or ""
+
+
+@dataclass
+class Entered:
+    """The run's tournaments and their scripted entrants (the rest are house bots)."""
+
+    sit_and_go: int
+    sng_player: tuple[int, str, str]
+    sng_table: int
+    arena: int
+    arena_players: list[tuple[int, str, str]]
+
+
+def enter_tournaments(options: argparse.Namespace) -> Entered:
+    """A sit-and-go of 4 (one scripted entrant, three house bots; a short stack, a first
+    stake of a quarter of it and a level a round, so it can finish within the run) and an
+    arena of ``--arena-minutes`` with 4 scripted entrants, one of whom drops at its first
+    board and never returns. Both start here, through their services, as their creators'
+    buttons would start them."""
+    from django.test import override_settings
+
+    from accounts.models import User
+    from ledger.services import grant_signup_bonus
+    from tournaments import arena
+    from tournaments import services as tournaments
+    from tournaments.models import Entry
+
+    sng_user = User.objects.create_user(username="chaos-sng")
+    grant_signup_bonus(sng_user)
+    with override_settings(
+        TOURNAMENT_STARTING_STACK=options.sng_stack,
+        TOURNAMENT_FIRST_STAKE=max(1, options.sng_stack // 4),
+        TOURNAMENT_LEVEL_ROUNDS=1,
+        TOURNAMENT_ARRANGE_SECONDS=30,
+    ):
+        sng = tournaments.create_sit_and_go(
+            sng_user, name="Chaos sit-and-go", players=4, buy_in=100, allow_bots=True
+        )
+    tournaments.start_now_with_bots(sng_user, sng.pk)
+    sng_table = Entry.objects.get(tournament=sng, user=sng_user).table_id
+    assert sng_table is not None
+    arena_users = [User.objects.create_user(username=f"chaos-arena{k}") for k in range(4)]
+    for user in arena_users:
+        grant_signup_bonus(user)
+    with override_settings(TOURNAMENT_ARRANGE_SECONDS=30):
+        created = arena.create_arena(
+            arena_users[0],
+            name="Chaos arena",
+            minutes=options.arena_minutes,
+            buy_in=100,
+            players=8,
+        )
+    for user in arena_users[1:]:
+        arena.join(user, created.pk)
+    arena.start_now(arena_users[0], created.pk)
+    return Entered(
+        sng.pk,
+        _signed_in(sng_user),
+        sng_table,
+        created.pk,
+        [_signed_in(user) for user in arena_users],
+    )
 
 
 def arrange(cards: list[str]) -> list[list[str]]:
@@ -401,21 +484,79 @@ class LoadStats:
     gaps: int = 0
 
 
+class Reconnecting:
+    """One page's websocket: opened through a daphne, through the other one after a failure
+    (as a proxy would), with backoff; no connection for 30 s counts as a failed one."""
+
+    def __init__(self, owner: ScriptedPlayer) -> None:
+        self.owner = owner
+        self.attempt = 0
+        self.down_since: float | None = None
+        self.failed_reported = False
+
+    async def open(self, path: str) -> Any:
+        """The open socket, or None after a failed attempt (and its backoff)."""
+        p = self.owner
+        base = p.bases[(p.home + self.attempt) % len(p.bases)]
+        try:
+            ws = await websockets.connect(
+                base.replace("http://", "ws://") + path,
+                additional_headers={"Cookie": p.cookie},
+                origin=base,  # type: ignore[arg-type]
+                open_timeout=10,
+                max_size=2**22,
+            )
+        except (OSError, TimeoutError, websockets.WebSocketException):
+            p.stats.connect_attempts_failed += 1
+            now = time.time()
+            self.down_since = self.down_since or now
+            if now - self.down_since > 30 and not self.failed_reported:
+                p.stats.failed_connections += 1
+                self.failed_reported = True
+                log(f"{p.name}: no connection for 30 s ({path})")
+            self.attempt += 1
+            await asyncio.sleep(
+                min(4.0, 0.25 * 2 ** min(self.attempt, 4)) * p.rng.uniform(0.75, 1.25)
+            )
+            return None
+        self.down_since, self.failed_reported = None, False
+        return ws
+
+    @staticmethod
+    async def serve(ws: Any, handle: Any, beside: Any) -> None:
+        """Read ``ws`` until it closes, ``beside`` (the page's pings or polls) running along."""
+        task = asyncio.create_task(beside)
+        try:
+            async for raw in ws:
+                handle(json.loads(raw))
+        except websockets.ConnectionClosed:
+            pass
+        finally:
+            task.cancel()
+
+    def closed(self) -> None:
+        self.attempt += 1  # try the other daphne first, as a proxy would
+
+
 class ScriptedPlayer:
     """A browser tab at a table: sits, arranges, submits, pings, reconnects."""
+
+    sits = True  # sits down when the snapshot says it is not seated
+    expected_leaves: frozenset[str] = frozenset()  # seat_left reasons that are no fault
 
     def __init__(
         self,
         user_id: int,
         name: str,
         session_key: str,
-        table_id: int,
+        table_id: int | None,
         bases: list[str],
         home: int,
         rng: random.Random,
         stats: LoadStats,
     ) -> None:
-        self.user_id, self.name, self.table_id = user_id, name, table_id
+        self.user_id, self.name = user_id, name
+        self.table_id: int | None = table_id
         self.cookie = f"sessionid={session_key}"
         self.bases, self.home, self.rng, self.stats = bases, home, rng, stats
         self.ws: Any = None
@@ -428,59 +569,38 @@ class ScriptedPlayer:
         self.dropped = False
         self.stopping = False
         self.absences: list[list[float | None]] = []  # [start, end]: no connection
-        self.attempt = 0
+        self.switching = False  # closing the table socket to open another table's
         self.background: set[asyncio.Future[Any]] = set()
 
     # The connection ---------------------------------------------------------------------
 
     async def run(self, stop_at: float) -> None:
-        down_since: float | None = None
-        failed_reported = False
+        socket = Reconnecting(self)
         while not self.stopping and not self.dropped and time.time() < stop_at:
-            base = self.bases[(self.home + self.attempt) % len(self.bases)]
-            url = base.replace("http://", "ws://") + f"/ws/tables/{self.table_id}/"
-            try:
-                ws = await websockets.connect(
-                    url,
-                    additional_headers={"Cookie": self.cookie},
-                    origin=base,  # type: ignore[arg-type]
-                    open_timeout=10,
-                    max_size=2**22,
-                )
-            except (OSError, TimeoutError, websockets.WebSocketException):
-                self.stats.connect_attempts_failed += 1
-                now = time.time()
-                down_since = down_since or now
-                if now - down_since > 30 and not failed_reported:
-                    self.stats.failed_connections += 1
-                    failed_reported = True
-                    log(f"{self.name}: no connection for 30 s")
-                self.attempt += 1
-                await asyncio.sleep(
-                    min(4.0, 0.25 * 2 ** min(self.attempt, 4)) * self.rng.uniform(0.75, 1.25)
-                )
+            if self.table_id is None:  # an arena entrant between boards
+                await asyncio.sleep(0.2)
+                continue
+            ws = await socket.open(f"/ws/tables/{self.table_id}/")
+            if ws is None:
                 continue
             if self.absences and self.absences[-1][1] is None:
                 self.absences[-1][1] = time.time()
                 self.stats.reconnects += 1
-            down_since, failed_reported = None, False
             self.ws = ws
-            pinger = asyncio.create_task(self._ping())
             try:
-                async for raw in ws:
-                    self._handle(json.loads(raw))
-            except websockets.ConnectionClosed:
-                pass
+                await socket.serve(ws, self._handle, self._ping())
             finally:
-                pinger.cancel()
                 self.ws = None
                 for future in self.pending.values():
                     if not future.done():
                         future.set_exception(ConnectionError("closed"))
                 self.pending.clear()
+            if self.switching:  # the page went to another table: no absence
+                self.switching = False
+                continue
             if not self.stopping:
                 self.absences.append([time.time(), None])
-                self.attempt += 1  # try the other daphne first, as a proxy would
+                socket.closed()
                 await asyncio.sleep(0.2)
         if self.absences and self.absences[-1][1] is None and not self.dropped:
             self.absences[-1][1] = time.time()
@@ -548,13 +668,19 @@ class ScriptedPlayer:
                     self.stats.settled_seen_twice += 1
                 self.settled_seen[round_id] = version or 0
         elif kind == "seat_left" and message.get("user") == self.user_id:
+            if message.get("reason") in self.expected_leaves:
+                self._left(str(message.get("reason")))
+                return
             if not self.dropped:
                 self.stats.stood_up[message.get("reason", "?")] += 1
                 log(f"{self.name} stood up while present: {message.get('reason')}")
             self._later(self._send({"type": "snapshot", "ref": f"{self.name}:snapshot"}))
 
+    def _left(self, reason: str) -> None:
+        """Stood up for an expected reason (a tournament's: busted, moved, board over)."""
+
     def _on_snapshot(self, snapshot: dict[str, Any]) -> None:
-        if not snapshot["you"]["seated"] and not self.dropped:
+        if not snapshot["you"]["seated"] and not self.dropped and self.sits:
             self._later(self._send({"type": "sit", "ref": f"{self.name}:sit"}))
         current = snapshot.get("round")
         if not current or not current.get("you"):
@@ -619,6 +745,106 @@ class ScriptedPlayer:
             log(f"{self.name}: submission for round {round_id} never acknowledged")
 
 
+class TournamentPlayer(ScriptedPlayer):
+    """An entrant's table page at the seat its tournament gives it: it never sits or leaves
+    by itself (the tournament seats, moves and stands it up). An arena entrant also keeps
+    the arena socket open (its presence), which says which table it is at: the page goes
+    to each new table. A sit-and-go entrant stops once out (busted, or the winner)."""
+
+    sits = False
+    expected_leaves = frozenset({"busted", "won", "moved", "board_over"})
+
+    def __init__(self, *args: Any, tournament_id: int, arena: bool) -> None:
+        super().__init__(*args)
+        self.tournament_id, self.arena = tournament_id, arena
+        self.drop_on_deal = False  # drop at the first deal instead of arranging it
+        self.dropped_at: float | None = None
+        self.arena_ws: Any = None
+        self.arena_version = 0
+        self.tables: list[tuple[int, float]] = []  # (table, when the arena seated it there)
+
+    async def run(self, stop_at: float) -> None:
+        if not self.arena:
+            await super().run(stop_at)
+            return
+        arena = asyncio.create_task(self._arena_socket(stop_at))
+        try:
+            await super().run(stop_at)
+        finally:
+            await arena
+
+    async def _arena_socket(self, stop_at: float) -> None:
+        """The arena page's socket: presence, the standings (where am I seated?)."""
+        socket = Reconnecting(self)
+        while not self.stopping and not self.dropped and time.time() < stop_at:
+            ws = await socket.open(f"/ws/tournaments/{self.tournament_id}/arena/")
+            if ws is None:
+                continue
+            self.arena_ws = ws
+            try:
+                await socket.serve(ws, self._on_arena, self._arena_poll(ws))
+            finally:
+                self.arena_ws = None
+            if not self.stopping:
+                socket.closed()
+                await asyncio.sleep(0.2)
+
+    async def _arena_poll(self, ws: Any) -> None:
+        """Ask for the state every 5 s: an event lost with a broker restart is not a gap the
+        page could see (each event is the whole state), so it asks again."""
+        with contextlib.suppress(websockets.ConnectionClosed):
+            while True:
+                await asyncio.sleep(5)
+                await ws.send(json.dumps({"type": "snapshot", "ref": f"{self.name}:arena"}))
+
+    def _on_arena(self, message: dict[str, Any]) -> None:
+        if message.get("type") == "error":
+            self.stats.errors[f"arena:{message.get('code', '?')}"] += 1
+            return
+        if message.get("type") != "tournament" or message.get("version", 0) < self.arena_version:
+            return
+        self.arena_version = message["version"]
+        if message.get("state") in ("finished", "cancelled"):
+            self._later(self.close())
+            return
+        mine = next((r for r in message.get("standings", []) if r["user"] == self.user_id), None)
+        table = mine and mine.get("table")
+        if table and table != self.table_id and not self.dropped:
+            self.tables.append((table, time.time()))
+            self.table_id = table
+            if self.ws is not None:
+                self.switching = True
+                self._later(self.ws.close())
+
+    def _left(self, reason: str) -> None:
+        if reason in ("busted", "won"):
+            self._later(self.close())  # out of the sit-and-go (its page would show the place)
+
+    def _want_submission(self, round_id: int, cards: list[str]) -> None:
+        if self.drop_on_deal:  # holds the cards without arranging them, then drops
+            if not self.dropped and round_id not in self.submitting:
+                self.submitting[round_id] = asyncio.ensure_future(self._drop_soon(round_id))
+            return
+        super()._want_submission(round_id, cards)
+
+    async def _drop_soon(self, round_id: int) -> None:
+        await asyncio.sleep(1.5)
+        self.drop()
+        log(f"{self.name} dropped at round {round_id} of its board and never returns")
+
+    def drop(self) -> None:
+        super().drop()
+        self.dropped_at = time.time()
+        if self.arena_ws is not None:
+            self.arena_ws.transport.abort()
+
+    async def close(self) -> None:
+        await super().close()
+        if self.arena_ws is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self.arena_ws.close(), 5)
+
+
 # --- The monitor: what is overdue, polled once a second ----------------------------------
 
 
@@ -631,6 +857,16 @@ class Episode:
     due: float
     overdue: float
     seen_at: float
+
+
+@dataclass
+class TournamentWatch:
+    """What the monitor saw of one tournament, once a second."""
+
+    observations: int = 0
+    state: str = ""
+    chip_breaks: list[tuple[float, int]] = field(default_factory=list)  # (when, sum of stacks)
+    seated_twice: list[tuple[float, int]] = field(default_factory=list)  # (when, user)
 
 
 class Monitor(threading.Thread):
@@ -646,6 +882,7 @@ class Monitor(threading.Thread):
         self.lock = threading.Lock()
         self.polls = 0
         self.failures = 0
+        self.tournaments: dict[int, TournamentWatch] = {}  # set before it starts
 
     def run(self) -> None:
         conn: psycopg.Connection[Any] | None = None
@@ -690,6 +927,8 @@ class Monitor(threading.Thread):
         for table_id, start_at in tables:
             if table_id not in playing and start_at.timestamp() < now:
                 targets[table_id] = (("start", start_at.timestamp()), start_at.timestamp())
+        if self.tournaments:
+            self._watch_tournaments(conn, now)
         with self.lock:
             self.live = [(r[0], r[1], r[2], r[3]) for r in rounds]
             self.countdowns = [(t, s.astimezone(UTC).isoformat()) for t, s in tables]
@@ -704,6 +943,33 @@ class Monitor(threading.Thread):
                 self.open[table_id] = Episode(table_id, key, due, now - due, now)
             for table_id in [t for t in self.open if t not in targets]:
                 self._close(table_id)
+
+    def _watch_tournaments(self, conn: psycopg.Connection[Any], now: float) -> None:
+        """Each tournament's chips (one statement: one snapshot), and its entrants seated at
+        two tables or dealt into two live rounds at once."""
+        ids = list(self.tournaments)
+        chips = conn.execute(
+            "SELECT t.id, t.state, t.players * t.starting_stack, coalesce(sum(e.stack), 0) "
+            "FROM tournaments_tournament t LEFT JOIN tournaments_entry e "
+            "ON e.tournament_id = t.id WHERE t.id = ANY(%s) GROUP BY t.id",
+            (ids,),
+        ).fetchall()
+        twice = conn.execute(
+            "SELECT e.tournament_id, e.user_id FROM tournaments_entry e WHERE e.tournament_id "
+            "= ANY(%s) AND ((SELECT count(*) FROM games_seat s WHERE s.user_id = e.user_id) > 1 "
+            "OR (SELECT count(*) FROM games_roundplayer p JOIN games_round r ON r.id = "
+            "p.round_id WHERE p.user_id = e.user_id AND r.state IN ('arranging', 'showdown')) > 1)",
+            (ids,),
+        ).fetchall()
+        with self.lock:
+            for tournament_id, state, expected, total in chips:
+                watch = self.tournaments[tournament_id]
+                watch.observations += 1
+                watch.state = state
+                if state in ("running", "finished") and int(total) != int(expected):
+                    watch.chip_breaks.append((now, int(total)))
+            for tournament_id, user_id in twice:
+                self.tournaments[tournament_id].seated_twice.append((now, user_id))
 
     def _close(self, table_id: int) -> None:
         episode = self.open.pop(table_id)
@@ -871,6 +1137,39 @@ class Injector:
             raise RuntimeError("the broker took none of the timer tasks")
         return sent
 
+    def _tournament_timers(self, stale: bool) -> list[tuple[str, list[Any]]]:
+        """The tournaments' timers: current ones twice more (a table step, a pairing, an
+        arena table's end, the arena's end: each must act once, or wait for its time), or
+        stale ones (bots and a start for a tournament that started, the end of an arena
+        table already over)."""
+        ids = list(self.monitor.tournaments)
+        if not ids:
+            return []
+        with psycopg.connect(self.url, autocommit=True, application_name="chaos-harness") as db:
+            rows = db.execute(
+                "SELECT t.id, t.kind, t.state, l.table_id, l.broken_at IS NOT NULL "
+                "FROM tournaments_tournament t LEFT JOIN tournaments_tournamenttable l "
+                "ON l.tournament_id = t.id WHERE t.id = ANY(%s)",
+                (ids,),
+            ).fetchall()
+        long_ago = "2020-01-01T00:00:00+00:00"
+        tasks: list[tuple[str, list[Any]]] = []
+        for tournament_id in {r[0] for r in rows if r[2] == "running"}:
+            arena = any(r[1] == "arena" for r in rows if r[0] == tournament_id)
+            if stale:
+                name = "tournaments.arena_start" if arena else "tournaments.fill_with_bots"
+                tasks.append((name, [tournament_id, long_ago]))
+            elif arena:
+                tasks += [("tournaments.arena_pair", [tournament_id])] * 2
+                tasks += [("tournaments.arena_end", [tournament_id])] * 2
+            else:
+                tasks += [("tournaments.table_step", [tournament_id])] * 2
+        for tournament_id, kind, _state, table_id, broken in rows:
+            if kind == "arena" and table_id is not None and broken == stale:
+                copies = 1 if stale else 2
+                tasks += [("tournaments.arena_finish_table", [tournament_id, table_id])] * copies
+        return tasks
+
     async def timer_duplicate(self) -> str:
         with self.monitor.lock:
             live, countdowns = list(self.monitor.live), list(self.monitor.countdowns)
@@ -879,6 +1178,7 @@ class Injector:
             tasks += [("games.advance_round", [round_id, state, phase])] * 2
         for table_id, start_at in countdowns:
             tasks += [("games.start_round_when_due", [table_id, start_at])] * 2
+        tasks += await asyncio.to_thread(self._tournament_timers, False)
         sent = await asyncio.to_thread(self._send_all, tasks)
         return f"{sent} of {len(tasks)} duplicate timer tasks sent"
 
@@ -898,6 +1198,7 @@ class Injector:
             tasks.append(("games.start_round_when_due", [table_id, "2020-01-01T00:00:00+00:00"]))
             # The same wall-clock time in another zone: another instant, so stale.
             tasks.append(("games.start_round_when_due", [table_id, start_at[:-6] + "+07:00"]))
+        tasks += await asyncio.to_thread(self._tournament_timers, True)
         sent = await asyncio.to_thread(self._send_all, tasks)
         return f"{sent} of {len(tasks)} stale timer tasks sent"
 
@@ -986,10 +1287,11 @@ def analyse(
     faults: list[Fault],
     episodes: list[Episode],
     players: list[ScriptedPlayer],
+    entrants: list[TournamentPlayer],
     run_start: float,
     run_end: float,
 ) -> tuple[list[str], list[str]]:
-    """The report lines and the broken invariants."""
+    """The report lines and the broken invariants (the tournaments': analyse_tournaments)."""
     lines: list[str] = []
     broken: list[str] = []
     rounds = load_rounds(db)
@@ -1000,16 +1302,17 @@ def analyse(
 
     # Rounds waiting for an absent player's deadline: slow by design, left out of recovery.
     absent_ids = {p.user_id: p for p in players}
+    scripted = {p.user_id: p for p in [*players, *entrants]}
     unsubmitted = db.execute(
         "SELECT round_id, user_id FROM games_roundplayer "
         "WHERE submitted_at IS NULL AND user_id = ANY(%s)",
-        (list(absent_ids),),
+        (list(scripted),),
     ).fetchall()
     round_by_id = {r.id: r for r in rounds}
     waiting_for_absent: set[int] = set()
     for round_id, user_id in unsubmitted:
         found = round_by_id.get(round_id)
-        player = absent_ids[user_id]
+        player = scripted[user_id]
         if found is None:
             continue
         end = found.ended or run_end
@@ -1017,6 +1320,9 @@ def analyse(
             if start is not None and start < end and (stop is None or stop > found.dealt):
                 waiting_for_absent.add(round_id)
 
+    tournament_tables = {
+        t for (t,) in db.execute("SELECT table_id FROM tournaments_tournamenttable").fetchall()
+    }
     # Usual gap between a table's settlements (the "new round" yardstick).
     gaps = []
     for table_rounds in by_table.values():
@@ -1052,6 +1358,8 @@ def analyse(
         # until each settles a round after t.
         waits: list[tuple[float, int]] = []
         for table_id, table_rounds in by_table.items():
+            if table_id in tournament_tables:
+                continue  # an arena table plays one board; a tournament's tables close
             if not any(
                 r.dealt <= t and (r.ended is None or r.ended > t - 60) for r in table_rounds
             ):
@@ -1241,12 +1549,221 @@ def analyse(
         broken.append(f"absent players dealt in {dealt_absent} rounds and lost {lost} xu")
     if settled == 0 or not measured:
         broken.append("no round was settled")
-    for seating_table in {p.table_id for p in players}:
+    for seating_table in {p.table_id for p in players if p.table_id is not None}:
         if not any(
             r.outcome == "settled" and r.dealt >= run_start for r in by_table[seating_table]
         ):
             broken.append(f"scripted table {seating_table} settled no round")
     return lines, broken
+
+
+def analyse_tournaments(
+    db: psycopg.Connection[Any],
+    options: argparse.Namespace,
+    watches: dict[int, TournamentWatch],
+    entrants: list[TournamentPlayer],
+    run_start: float,
+    run_end: float,
+) -> tuple[list[str], list[str]]:
+    """Per tournament: chips conserved at every observation, the pool netting to zero with
+    its prizes paid exactly once, nothing stuck, nobody at two tables, an absent entrant's
+    hands played for them (RULES.md section 8) and never eliminated or paired for it."""
+    lines = ["", "tournaments:"]
+    broken: list[str] = []
+    now = float(db.execute("SELECT extract(epoch FROM clock_timestamp())").fetchone()[0])  # type: ignore[index]
+    for tournament_id, watch in watches.items():
+        kind, state, seats, stack, rules, started, finished, ends, played, minutes = db.execute(
+            "SELECT kind, state, players, starting_stack, rules_overrides, extract(epoch FROM "
+            "started_at), extract(epoch FROM finished_at), extract(epoch FROM ends_at), "
+            "rounds_played, minutes FROM tournaments_tournament WHERE id = %s",
+            (tournament_id,),
+        ).fetchone()  # type: ignore[misc]
+        label = f"{'sit-and-go' if kind == 'sit_and_go' else 'arena'} {tournament_id}"
+        rounds = db.execute(
+            "SELECT r.state, extract(epoch FROM r.dealt_at), extract(epoch FROM r.settled_at) "
+            "FROM games_round r JOIN tournaments_tournamenttable l ON l.table_id = r.table_id "
+            "WHERE l.tournament_id = %s",
+            (tournament_id,),
+        ).fetchall()
+        tables = db.execute(
+            "SELECT count(*) FROM tournaments_tournamenttable WHERE tournament_id = %s",
+            (tournament_id,),
+        ).fetchone()[0]  # type: ignore[index]
+        entries = db.execute(
+            "SELECT e.id, e.user_id, u.username, e.state, e.stack, e.place, e.prize "
+            "FROM tournaments_entry e JOIN accounts_user u ON u.id = e.user_id "
+            "WHERE e.tournament_id = %s ORDER BY e.place NULLS LAST, e.id",
+            (tournament_id,),
+        ).fetchall()
+        settled = sum(r[0] == "settled" for r in rounds)
+        head = (
+            f"  {label}: {len(entries)} entrants, {state}"
+            + (f" {float(finished) - run_start:.0f} s into the run" if finished else "")
+            + (
+                f" ({float(finished) - float(ends):+.0f} s after its end)"
+                if finished and ends
+                else ""
+            )
+            + f"; {len(rounds)} rounds dealt, {settled} settled, on {tables} tables"
+            + (f"; level {played} rounds in" if kind == "sit_and_go" else f"; {minutes} min")
+        )
+        lines.append(head)
+        # Chips: the sum of the stacks never changes while it runs.
+        expected = int(seats) * int(stack)
+        lines.append(
+            f"    chips: sum of stacks = {len(entries)} x {stack} = {expected} at "
+            f"{watch.observations - len(watch.chip_breaks)} of {watch.observations} observations"
+        )
+        if watch.chip_breaks:
+            when, total = watch.chip_breaks[0]
+            broken.append(
+                f"{label}: chips not conserved at {len(watch.chip_breaks)} observations "
+                f"(first {when - run_start:.0f} s in: {total} instead of {expected})"
+            )
+        if watch.observations == 0:
+            broken.append(f"{label}: never observed")
+        # Stuck: the longest stretch with nothing dealt or settled at its tables while it ran.
+        # A round waiting for an absent player's arranging deadline is slow by design, so
+        # the bound is the faults' recovery bound plus one such round.
+        bound = (
+            options.recover_within
+            + int(rules.get("arrange_seconds", 60))
+            + 3 * int(rules.get("reveal_seconds", 3))
+            + SWEEP_SECONDS
+        )
+        if started is not None:
+            marks = [float(t) for r in rounds for t in r[1:] if t is not None]
+            until = float(finished) if finished else now
+            longest = longest_gap(marks, float(started), until)
+            lines.append(
+                f"    longest stretch with nothing dealt or settled at its tables: "
+                f"{longest:.1f} s (bound {bound:.0f} s)"
+            )
+            if longest > bound:
+                broken.append(f"{label}: stuck, nothing dealt or settled for {longest:.1f} s")
+        else:
+            broken.append(f"{label}: never started")
+        if kind == "arena" and state == "running" and ends and now > float(ends) + bound:
+            broken.append(f"{label}: {now - float(ends):.0f} s past its end, not finished")
+        # The pool: in by buy-ins, out by prizes, each prize once; zero once finished.
+        lines += _pool_lines(db, label, tournament_id, state, entries, broken)
+        # Nobody at two tables (or in two live rounds) at once.
+        lines.append(
+            f"    entrants seated at two tables or in two live rounds: "
+            f"{len(watch.seated_twice)} observations"
+        )
+        if watch.seated_twice:
+            broken.append(
+                f"{label}: user {watch.seated_twice[0][1]} at two tables "
+                f"({len(watch.seated_twice)} observations)"
+            )
+        places = ", ".join(
+            f"{e[5] or '-'}. {e[2]} ({e[3]}{f', {e[6]} xu' if e[6] else ''})" for e in entries
+        )
+        lines.append(f"    standings: {places}")
+        for player in entrants:
+            if player.tournament_id == tournament_id and (player.drop_on_deal or player.dropped):
+                lines += _absent_lines(db, label, player, entries, broken, run_start)
+    return lines, broken
+
+
+def _pool_lines(
+    db: psycopg.Connection[Any],
+    label: str,
+    tournament_id: int,
+    state: str,
+    entries: list[tuple[Any, ...]],
+    broken: list[str],
+) -> list[str]:
+    pool = db.execute(
+        "SELECT id, balance FROM ledger_account WHERE key = %s", (f"pool:{tournament_id}",)
+    ).fetchone()
+    if pool is None:
+        broken.append(f"{label}: no pool")
+        return []
+    flows = dict(
+        db.execute(
+            "SELECT kind, coalesce(sum(amount), 0) FROM ledger_transfer "
+            "WHERE credit_id = %s OR debit_id = %s GROUP BY kind",
+            (pool[0], pool[0]),
+        ).fetchall()
+    )
+    paid = db.execute(
+        "SELECT a.user_id, count(*), sum(t.amount) FROM ledger_transfer t JOIN ledger_account "
+        "a ON a.id = t.credit_id WHERE t.debit_id = %s AND t.kind = 'prize' GROUP BY a.user_id",
+        (pool[0],),
+    ).fetchall()
+    closure = db.execute(
+        "SELECT outcome FROM ledger_poolclosure WHERE tournament_id = %s", (tournament_id,)
+    ).fetchone()
+    into = int(flows.get("buy_in", 0)) - int(flows.get("buy_in_refund", 0))
+    owed = {e[1]: int(e[6]) for e in entries if e[6]}
+    got = {user: (int(count), int(amount)) for user, count, amount in paid}
+    twice = [user for user, (count, _amount) in got.items() if count > 1]
+    wrong = [u for u in set(owed) | set(got) if got.get(u, (0, 0))[1] != owed.get(u, 0)]
+    out = [
+        f"    pool: {into} xu in, prizes {sum(a for _c, a in got.values())} xu to "
+        f"{len(got)} entrants ({sum(c for c, _a in got.values())} transfers), balance "
+        f"{pool[1]}, closure {closure[0] if closure else 'none'}"
+    ]
+    if twice:
+        broken.append(f"{label}: a prize paid more than once (users {twice})")
+    if wrong:
+        broken.append(f"{label}: prizes paid differ from the entries' prizes (users {wrong})")
+    if state == "finished" and (pool[1] != 0 or closure is None or closure[0] != "paid"):
+        broken.append(f"{label}: finished but its pool holds {pool[1]} xu (closure {closure})")
+    if state != "finished" and (got or closure is not None):
+        broken.append(f"{label}: prizes paid before it finished")
+    return out
+
+
+def _absent_lines(
+    db: psycopg.Connection[Any],
+    label: str,
+    player: TournamentPlayer,
+    entries: list[tuple[Any, ...]],
+    broken: list[str],
+    run_start: float,
+) -> list[str]:
+    """The entrant who dropped: every hand dealt to them from the drop on played for them,
+    never stood up or out for being away, never paired again once away (no connection for
+    the presence timeout)."""
+    if player.dropped_at is None:
+        broken.append(f"{label}: {player.name} was never dealt a board to drop at")
+        return [f"    {player.name}: never dealt a board (meant to drop at its first)"]
+    hands = db.execute(
+        "SELECT r.id, r.state, p.auto_arranged, p.submitted_at IS NOT NULL, extract(epoch "
+        "FROM t.created_at), (SELECT count(*) FROM tournaments_arenaresult a WHERE "
+        "a.round_id = r.id AND a.entry_id = e.id) FROM games_roundplayer p JOIN games_round r "
+        "ON r.id = p.round_id JOIN games_table t ON t.id = r.table_id JOIN tournaments_entry e "
+        "ON e.user_id = p.user_id AND e.tournament_id = %s WHERE p.user_id = %s AND "
+        "(r.settled_at IS NULL OR r.settled_at > to_timestamp(%s))",
+        (player.tournament_id, player.user_id, player.dropped_at),
+    ).fetchall()
+    played_for = [h for h in hands if h[1] == "settled" and h[2] and not h[3]]
+    not_played = [h[0] for h in hands if h[1] == "settled" and not h[2] and not h[3]]
+    unscored = [h[0] for h in played_for if player.arena and not h[5]]
+    limit = player.dropped_at + AWAY_SECONDS + 1.0
+    paired_away = [h[0] for h in hands if float(h[4]) > limit]
+    entry = next(e for e in entries if e[1] == player.user_id)
+    eliminated = entry[3] not in ("playing", "finished", "won")
+    if not_played:
+        broken.append(f"{label}: {player.name}'s hands not played for them: {not_played}")
+    if unscored:
+        broken.append(f"{label}: {player.name}'s boards played for them scored nothing: {unscored}")
+    if paired_away:
+        broken.append(f"{label}: {player.name} paired again while away: rounds {paired_away}")
+    if eliminated:
+        broken.append(f"{label}: {player.name} eliminated while away ({entry[3]})")
+    if not played_for and not any(h[1] in LIVE for h in hands):
+        broken.append(f"{label}: {player.name} had no hand played for them")
+    return [
+        f"    {player.name} dropped {player.dropped_at - run_start:.0f} s in: hands from the "
+        f"drop on {len(hands)}, played for them {len(played_for)} "
+        f"({', '.join(sorted({str(h[2]) for h in played_for})) or '-'}), not played "
+        f"{len(not_played)}, boards scored {len(played_for) - len(unscored)}; entry "
+        f"{entry[3]} (place {entry[5] or '-'}); paired again while away {len(paired_away)}"
+    ]
 
 
 def ledger_check(env: dict[str, str]) -> tuple[int, str]:
@@ -1264,11 +1781,12 @@ async def play(
     options: argparse.Namespace,
     stack: Stack,
     seatings: list[Seating],
+    entered: Entered | None,
     monitor: Monitor,
     database_url: str,
     faults: list[Fault],
     rng: random.Random,
-) -> tuple[list[ScriptedPlayer], Injector, float, float]:
+) -> tuple[list[ScriptedPlayer], list[TournamentPlayer], Injector, float, float]:
     stats = LoadStats()
     players: list[ScriptedPlayer] = []
     for t, seating in enumerate(seatings):
@@ -1280,12 +1798,31 @@ async def play(
                     random.Random(rng.random()), stats,
                 )
             )  # fmt: skip
+    entrants: list[TournamentPlayer] = []
+    if entered is not None:
+        # Their own random stream: the faults' choices stay those of runs without them.
+        own = random.Random(f"entrants-{options.seed}")
+        user_id, name, key = entered.sng_player
+        entrants.append(
+            TournamentPlayer(
+                user_id, name, key, entered.sng_table, stack.bases, 1,
+                random.Random(own.random()), stats, tournament_id=entered.sit_and_go, arena=False,
+            )
+        )  # fmt: skip
+        for k, (user_id, name, key) in enumerate(entered.arena_players):
+            entrants.append(
+                TournamentPlayer(
+                    user_id, name, key, None, stack.bases, k % len(stack.bases),
+                    random.Random(own.random()), stats, tournament_id=entered.arena, arena=True,
+                )
+            )  # fmt: skip
+        entrants[-1].drop_on_deal = True  # the arena's dropper: gone at its first board
     dropper = players[3] if len(players) >= 4 else None  # seat 4 of the first table, on daphne0
     injector = Injector(stack, monitor, database_url, rng, options)
     supervisor = asyncio.create_task(stack.supervise())
     start = time.time()
     stop_at = start + options.minutes * 60
-    tasks = [asyncio.create_task(p.run(stop_at)) for p in players]
+    tasks = [asyncio.create_task(p.run(stop_at)) for p in [*players, *entrants]]
     log(
         f"playing {options.tables} bot tables and {len(seatings)} tables of scripted players "
         f"for {options.minutes:g} min; {len(faults)} faults"
@@ -1307,15 +1844,15 @@ async def play(
         await asyncio.sleep(0.2)
     await asyncio.gather(*fault_tasks)
     end = time.time()
-    for p in players:
+    for p in [*players, *entrants]:
         await p.close()
     results = await asyncio.gather(*tasks, return_exceptions=True)
-    for player, result in zip(players, results, strict=True):
+    for player, result in zip([*players, *entrants], results, strict=True):
         if isinstance(result, BaseException):
             stats.stopped_players.append(f"{player.name}: {result!r}")
     stack.supervising = False
     await supervisor
-    return players, injector, start, end
+    return players, entrants, injector, start, end
 
 
 def main() -> int:
@@ -1324,6 +1861,19 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--tables", type=int, default=20, help="bot-only tables")
     parser.add_argument("--player-tables", type=int, default=3, help="tables of 4 scripted players")
+    parser.add_argument(
+        "--no-tournaments",
+        dest="tournaments",
+        action="store_false",
+        help="no sit-and-go and no arena",
+    )
+    parser.add_argument(
+        "--arena-minutes",
+        type=int,
+        default=0,
+        help="the arena's length (default: 80%% of the run, 2 to 20 minutes)",
+    )
+    parser.add_argument("--sng-stack", type=int, default=100, help="sit-and-go chips each")
     parser.add_argument("--faults-per-minute", type=float, default=1.0)
     parser.add_argument("--warmup", type=float, default=20, help="seconds before the first fault")
     parser.add_argument("--tail", type=float, default=40, help="seconds after the last fault")
@@ -1342,6 +1892,7 @@ def main() -> int:
     options = parser.parse_args()
     if options.player_tables < 1:
         parser.error("--player-tables must be at least 1 (one of its players drops)")
+    options.arena_minutes = options.arena_minutes or max(2, min(20, int(options.minutes * 0.8)))
 
     rng = random.Random(options.seed)
     faults = make_schedule(rng, options)
@@ -1360,15 +1911,26 @@ def main() -> int:
     code = 1
     try:
         stack.start()
-        _bot_tables, seatings = prepare(stack.env, options)
+        _bot_tables, seatings, entered = prepare(stack.env, options)
+        if entered is not None:
+            monitor.tournaments = {
+                entered.sit_and_go: TournamentWatch(),
+                entered.arena: TournamentWatch(),
+            }
         monitor.start()
-        players, injector, start, end = asyncio.run(
-            play(options, stack, seatings, monitor, database_url, faults, rng)
+        players, entrants, injector, start, end = asyncio.run(
+            play(options, stack, seatings, entered, monitor, database_url, faults, rng)
         )
         load_end = os.getloadavg()
         episodes = monitor.finish()
         with psycopg.connect(database_url, autocommit=True, application_name="chaos-harness") as db:
-            lines, broken = analyse(db, options, faults, episodes, players, start, end)
+            lines, broken = analyse(db, options, faults, episodes, players, entrants, start, end)
+            if entered is not None:
+                more, also = analyse_tournaments(
+                    db, options, monitor.tournaments, entrants, start, end
+                )
+                lines += more
+                broken += also
         stack.stop()
         check_code, check_out = ledger_check(stack.env)
         stats = players[0].stats

@@ -316,6 +316,9 @@ ARENA_PAIR_WAIT_SECONDS = env_int("ARENA_PAIR_WAIT_SECONDS", 10, minimum=0, maxi
 ARENA_SUMMARY_SECONDS = env_int("ARENA_SUMMARY_SECONDS", 6, minimum=0, maximum=60)
 ARENA_BOARDS = env_int("ARENA_BOARDS", 40, minimum=1, maximum=400)
 ARENA_START_COUNTDOWN = env_int("ARENA_START_COUNTDOWN", 5, minimum=5, maximum=60)
+# The shortest arena the service accepts, when lower than the page's 3 minutes (the chaos
+# harness, benchmarks/chaos.py, runs a 2-minute arena inside its short run).
+ARENA_MIN_MINUTES = env_int("ARENA_MIN_MINUTES", 3, minimum=1, maximum=3)
 
 TABLE_INVITE_HOURS = env_int("TABLE_INVITE_HOURS", 24, minimum=1, maximum=24 * 30)
 # How long the host can keep a free seat for an invited friend.

@@ -211,7 +211,12 @@ def close_empty_tables(now: datetime | None = None) -> int:
             closed += close_table(table_id, if_empty_before=cutoff) is not None
         except Exception:
             logger.exception("could not close empty table %s", table_id)
-    leftovers = Table.objects.filter(seated, ~live, is_open=False).values_list("pk", flat=True)
+    # Not a managed table's: an arena table closes at its board's settlement and its players
+    # stay through the summary; the tournament stands them up with its own bookkeeping
+    # (their entry's table), which a seat freed here would skip.
+    leftovers = Table.objects.filter(
+        seated, ~live, is_open=False, stakes_in=StakesIn.XU
+    ).values_list("pk", flat=True)
     for table_id in list(leftovers):
         try:
             close_table(table_id)

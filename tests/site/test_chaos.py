@@ -1,4 +1,5 @@
-"""The short chaos run: every fault kind at least once, and every invariant holds.
+"""The short chaos run: every fault kind at least once, and every invariant holds (a
+sit-and-go and a 2-minute arena play through the faults too: docs/deploy.md).
 
 It takes about three and a half minutes (two and a half of play), so it runs under CI=true
 (or CHAOS=1) only; ``benchmarks/chaos.py --minutes 30`` is the long run (docs/deploy.md).

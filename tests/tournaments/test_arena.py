@@ -15,6 +15,7 @@ from django.utils import timezone
 
 from games import duplicate as games_duplicate
 from games import selectors as games_selectors
+from games import services as games_services
 from games.models import DuplicateBoard, Round, RoundPlayer, Seat, StakesIn, Table
 from ledger import selectors as ledger_selectors
 from ledger.audit import run_checks
@@ -140,6 +141,17 @@ def test_bad_arena_settings_are_refused_with_a_reason(six: list[Any]) -> None:
     assert not Tournament.objects.exists()
 
 
+def test_an_arena_shorter_than_three_minutes_needs_a_deployment_that_allows_it(
+    six: list[Any], settings: Any
+) -> None:
+    with pytest.raises(TournamentError) as caught:
+        arena.create_arena(six[0], name="Ngắn", minutes=2, buy_in=0)
+    assert caught.value.code == "bad_minutes"
+    settings.ARENA_MIN_MINUTES = 2  # the chaos harness's short run
+    t = arena.create_arena(six[0], name="Ngắn", minutes=2, buy_in=0)
+    assert t.minutes == 2
+
+
 # --- Pairing ---------------------------------------------------------------------------
 
 
@@ -246,6 +258,22 @@ def test_an_arena_table_plays_one_board_and_closes(six: list[Any]) -> None:
     table = Table.objects.get(pk=table_id)
     assert not table.is_open and table.start_at is None  # no countdown to a second deal
     assert play_round(table_id) is None
+
+
+def test_the_tables_sweep_leaves_a_settled_boards_players_seated_for_the_arena_to_release(
+    six: list[Any],
+) -> None:
+    t = running_arena(six[:4])
+    (table_id,) = seated_tables(t)
+    assert play_round(table_id) is not None
+    # The board is settled and its table closed; the summary shows before the arena
+    # releases them. The games sweep (closed tables' leftover seats) must not stand them
+    # up meanwhile ("table_closed"): the arena's entries would still name the table.
+    games_services.close_empty_tables()
+    assert Seat.objects.filter(table_id=table_id).count() == 4
+    assert arena.finish_table(t.pk, table_id)
+    assert not Seat.objects.filter(table_id=table_id).exists()
+    assert len(seated_tables(t)) == 1  # back in the queue and seated at the next board
 
 
 def test_a_table_on_cards_nobody_held_yet_scores_by_its_own_result(six: list[Any]) -> None:
