@@ -28,7 +28,7 @@ def pytest_configure(config: pytest.Config) -> None:
 # one worker: the chaos run (tests/site/test_chaos.py, minutes of a stack of its own), and
 # every test of the shared browser site (tests/browser: one site, one Chromium for them
 # all) on the other. The rest goes to whichever worker is free.
-FIRST_GROUPS = ("chaos", "browser")
+FIRST_GROUPS = ("chaos", "browser", "browser-arena")
 
 
 def _group(item: pytest.Item) -> str | None:

@@ -20,7 +20,14 @@ from tests.browser.conftest import DESKTOP, PHONE
 
 # The arena's three minutes, the start, the last board and the final pages: over the
 # default 300 s of pytest-timeout.
-pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(600)]
+# Its own xdist group: three minutes of a real arena run beside the other browser tests
+# (its own site on the other worker, once the chaos run is done), not after them.
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.slow,
+    pytest.mark.timeout(600),
+    pytest.mark.xdist_group("browser-arena"),
+]
 
 STAND_UP = """
 from accounts.models import User
