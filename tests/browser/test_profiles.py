@@ -8,18 +8,22 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import DESKTOP, PHONE, axe_violations
+from tests.browser.conftest import DESKTOP, PASSWORD, PHONE, axe_violations
 
-# A small history in the site's database, recorded as the scheduled task records it.
+# A small history in the site's database, recorded as the scheduled task records it. Its
+# player is one of this file's own (Phương): the shared players play in other browser tests
+# too, and their rounds would count on the profile.
 HISTORY = """
 from datetime import timedelta
 from django.utils import timezone
+from accounts import services as accounts
 from accounts.models import User
 from profiles import services
 from tests.profiles.conftest import History, chi_pair, instant_pair
 
-users = {u.username: u for u in User.objects.filter(username__in=["an", "binh", "dung", "em"])}
-an, binh, dung, em = users["an"], users["binh"], users["dung"], users["em"]
+users = {u.username: u for u in User.objects.filter(username__in=["binh", "dung", "em"])}
+binh, dung, em = users["binh"], users["dung"], users["em"]
+an = accounts.sign_up(username="phuong", password=%r, display_name="Phương")
 history = History(None)
 now = timezone.now()
 history.round([an, binh, dung, em], [30, -10, -10, -10],
@@ -35,7 +39,8 @@ print(an.pk)
 
 @pytest.fixture(scope="module")
 def an_id(site: Any) -> int:
-    return int(site.manage("shell", "-c", HISTORY).strip().splitlines()[-1])
+    """Phương's id, once her history is recorded."""
+    return int(site.manage("shell", "-c", HISTORY % PASSWORD).strip().splitlines()[-1])
 
 
 def _png() -> bytes:
@@ -51,7 +56,7 @@ def test_a_profile_shows_the_figures_and_links_its_rounds(pages: Any, an_id: int
     for viewport in (DESKTOP, PHONE):
         page = pages.login("binh", viewport)
         page.goto(f"{pages.site.url}/players/{an_id}/")
-        assert page.locator("[data-testid=display-name]").inner_text() == "An"
+        assert page.locator("[data-testid=display-name]").inner_text() == "Phương"
         assert page.locator("[data-testid=rounds]").inner_text() == "3"
         assert page.locator("[data-testid=net-all]").inner_text() == "+70"
         assert page.locator("[data-testid=avatar]").evaluate("img => img.naturalWidth") > 0
@@ -69,28 +74,28 @@ def test_the_leaderboards_rank_players_and_show_my_place(pages: Any, an_id: int)
     for viewport in (DESKTOP, PHONE):
         page = pages.login("em", viewport)
         page.goto(f"{pages.site.url}/leaderboards/?period=all")
-        # The site is shared with other browser tests, whose players may rank too: An is on
-        # the board, in rank order, whoever else played.
+        # The site is shared with other browser tests, whose players may rank too: Phương is
+        # on the board, in rank order, whoever else played.
         rows = [
             r.split("\t")
             for r in page.locator("[data-testid=board-net] tbody tr").all_inner_texts()
         ]
         names = [cells[1].strip() for cells in rows]
-        assert "An" in names
+        assert "Phương" in names
         ranks = [int(cells[0]) for cells in rows]
         assert ranks == sorted(ranks)
         assert page.locator("[data-testid=board-net] tr.me").count() == 1  # em is ranked
         assert axe_violations(page) == []
-        # Exactly "An": other players of the shared site may have names containing it.
+        # Exactly "Phương": other players of the shared site may have names containing it.
         page.locator("[data-testid=board-net]").get_by_role(
-            "link", name="An", exact=True
+            "link", name="Phương", exact=True
         ).first.click()
         page.wait_for_url(f"{pages.site.url}/players/{an_id}/")
 
 
 @pytest.mark.browser
 def test_my_statistics_and_avatar_pages(pages: Any, an_id: int, tmp_path: Any) -> None:
-    page = pages.login("an", DESKTOP)
+    page = pages.login("phuong", DESKTOP)
     page.locator("[data-testid=my-profile-link]").click()
     page.wait_for_url(f"{pages.site.url}/players/{an_id}/")
     page.goto(f"{pages.site.url}/me/stats/")
@@ -113,7 +118,7 @@ def test_my_statistics_and_avatar_pages(pages: Any, an_id: int, tmp_path: Any) -
     page.wait_for_url(f"{pages.site.url}/players/{an_id}/")
     image = page.locator("[data-testid=avatar]")
     assert image.evaluate("img => img.naturalWidth") == 256
-    phone = pages.login("an", PHONE)
+    phone = pages.login("phuong", PHONE)
     phone.goto(f"{pages.site.url}/me/stats/")
     assert axe_violations(phone) == []
     assert phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
