@@ -37,7 +37,6 @@ from games import duplicate as games_duplicate
 from games import services as games
 from games.errors import NotFound
 from games.models import Preset, Round, RoundPlayer, Seat, StakesIn, Table
-from games.rules import Rules, RulesConfigError
 from games.selectors import active_round, latest_round
 from games.services import duplicate as games_duplicate_services
 from ledger import selectors as ledger_selectors
@@ -56,7 +55,14 @@ from tournaments.models import (
     Tournament,
     TournamentTable,
 )
-from tournaments.services import _bump, _engaged_elsewhere, _lock, _schedule, cancel
+from tournaments.services import (
+    _bump,
+    _engaged_elsewhere,
+    _lock,
+    _schedule,
+    cancel,
+    checked_terms,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -106,11 +112,14 @@ def create_arena(
 ) -> Tournament:
     """Open an arena that starts by itself ARENA_START_SECONDS from now; its creator
     joins it (paying the buy-in) and may start it earlier."""
-    name = name.strip()
-    if not name or len(name) > 60:
-        raise TournamentError(
-            _("A tournament needs a name of 1 to 60 characters."), code="bad_name"
-        )
+    name, overrides = checked_terms(
+        name=name,
+        players=players,
+        players_message=_("An arena takes at most %(low)s to %(high)s players."),
+        buy_in=buy_in,
+        preset=preset,
+        start_seconds=settings.ARENA_START_COUNTDOWN,
+    )
     shortest = settings.ARENA_MIN_MINUTES  # MIN_MINUTES unless lowered
     if not isinstance(minutes, int) or not shortest <= minutes <= MAX_MINUTES:
         raise TournamentError(
@@ -119,32 +128,6 @@ def create_arena(
             low=shortest,
             high=MAX_MINUTES,
         )
-    if (
-        not isinstance(players, int)
-        or not structure.MIN_PLAYERS <= players <= structure.MAX_PLAYERS
-    ):
-        raise TournamentError(
-            _("An arena takes at most %(low)s to %(high)s players."),
-            code="bad_players",
-            low=structure.MIN_PLAYERS,
-            high=structure.MAX_PLAYERS,
-        )
-    if not isinstance(buy_in, int) or not 0 <= buy_in <= 1_000_000:
-        raise TournamentError(
-            _("The buy-in must be between 0 and 1,000,000 xu."), code="bad_buy_in"
-        )
-    if preset not in Preset.values:
-        raise TournamentError(_("Unknown rules preset."), code="bad_preset")
-    overrides = {
-        "arrange_seconds": settings.TOURNAMENT_ARRANGE_SECONDS,
-        "reveal_seconds": settings.TOURNAMENT_REVEAL_SECONDS,
-        "start_seconds": settings.ARENA_START_COUNTDOWN,
-        "on_timeout": "auto",  # RULES.md section 8: a hand not sent in time is played
-    }
-    try:
-        Rules.preset(preset).with_overrides(overrides)
-    except RulesConfigError as exc:  # a misconfigured deployment, not the player's input
-        raise TournamentError(str(exc), code="bad_rules") from exc
     schedule = games_duplicate_services.create_schedule(
         name=str(_("Arena: %(name)s") % {"name": name})[:60],
         boards=settings.ARENA_BOARDS,

@@ -84,17 +84,19 @@ def _schedule(task_name: str, args: tuple[Any, ...], eta: Any = None) -> None:
 # --- Creating, registering, withdrawing, cancelling -----------------------------------
 
 
-@transaction.atomic
-def create_sit_and_go(
-    user: User,
+def checked_terms(
     *,
     name: str,
-    players: int,
-    buy_in: int,
-    allow_bots: bool = False,
-    preset: str = Preset.PORTAL,
-) -> Tournament:
-    """Open a sit-and-go and register its creator (who pays the buy-in at once)."""
+    players: Any,
+    players_message: Any,
+    buy_in: Any,
+    preset: str,
+    start_seconds: int,
+) -> tuple[str, dict[str, Any]]:
+    """What every kind of tournament checks of its creator's form: the name, the number of
+    players (``players_message`` says it for the kind), the buy-in and the preset; and the
+    rules its tables play by (the tournament timers, a hand not sent in time played for
+    its owner: RULES.md section 8). Returns the name as kept and those rules' overrides."""
     name = name.strip()
     if not name or len(name) > 60:
         raise TournamentError(
@@ -105,7 +107,7 @@ def create_sit_and_go(
         or not structure.MIN_PLAYERS <= players <= structure.MAX_PLAYERS
     ):
         raise TournamentError(
-            _("A sit-and-go has %(low)s to %(high)s players."),
+            players_message,
             code="bad_players",
             low=structure.MIN_PLAYERS,
             high=structure.MAX_PLAYERS,
@@ -119,13 +121,35 @@ def create_sit_and_go(
     overrides = {
         "arrange_seconds": settings.TOURNAMENT_ARRANGE_SECONDS,
         "reveal_seconds": settings.TOURNAMENT_REVEAL_SECONDS,
-        "start_seconds": 5,
+        "start_seconds": start_seconds,
         "on_timeout": "auto",  # RULES.md section 8: a hand not sent in time is played
     }
     try:
         Rules.preset(preset).with_overrides(overrides)
     except RulesConfigError as exc:  # a misconfigured deployment, not the player's input
         raise TournamentError(str(exc), code="bad_rules") from exc
+    return name, overrides
+
+
+@transaction.atomic
+def create_sit_and_go(
+    user: User,
+    *,
+    name: str,
+    players: int,
+    buy_in: int,
+    allow_bots: bool = False,
+    preset: str = Preset.PORTAL,
+) -> Tournament:
+    """Open a sit-and-go and register its creator (who pays the buy-in at once)."""
+    name, overrides = checked_terms(
+        name=name,
+        players=players,
+        players_message=_("A sit-and-go has %(low)s to %(high)s players."),
+        buy_in=buy_in,
+        preset=preset,
+        start_seconds=5,
+    )
     tournament = Tournament.objects.create(
         kind=Kind.SIT_AND_GO,
         name=name,
