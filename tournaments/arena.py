@@ -36,7 +36,7 @@ from accounts.models import User
 from games import duplicate as games_duplicate
 from games import services as games
 from games.errors import NotFound
-from games.models import Preset, Round, RoundPlayer, Seat, StakesIn, Table
+from games.models import Preset, Round, RoundPlayer, StakesIn, Table
 from games.selectors import active_round, latest_round
 from games.services import duplicate as games_duplicate_services
 from ledger import selectors as ledger_selectors
@@ -57,11 +57,11 @@ from tournaments.models import (
 )
 from tournaments.services import (
     _bump,
-    _engaged_elsewhere,
     _lock,
     _schedule,
     cancel,
     checked_terms,
+    ensure_free_to_enter,
 )
 
 logger = logging.getLogger(__name__)
@@ -176,20 +176,7 @@ def join(user: User, tournament_id: Any) -> Entry:
     taken = tournament.entries.filter(state__in=[EntryState.REGISTERED, EntryState.PLAYING]).count()
     if taken >= tournament.players:
         raise TournamentError(_("This tournament is full."), code="full")
-    other = _engaged_elsewhere(user, tournament)
-    if other is not None:
-        raise TournamentError(
-            _("You are already playing in the tournament “%(name)s”."),
-            code="engaged",
-            name=other.tournament.name,
-        )
-    seat = Seat.objects.filter(user=user).select_related("table").first()
-    if seat is not None:
-        raise TournamentError(
-            _("You are seated at table “%(name)s”. Leave it before you register."),
-            code="seated",
-            name=seat.table.name,
-        )
+    ensure_free_to_enter(user, tournament)
     if entry is None:
         entry = Entry(tournament=tournament, user=user, registrations=0)
     entry.registrations += 1

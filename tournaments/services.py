@@ -131,6 +131,25 @@ def checked_terms(
     return name, overrides
 
 
+def ensure_free_to_enter(user: User, tournament: Tournament) -> None:
+    """One tournament at a time, and not from a seat at an ordinary table: what every kind
+    of tournament checks before it takes someone in."""
+    other = _engaged_elsewhere(user, tournament)
+    if other is not None:
+        raise TournamentError(
+            _("You are already playing in the tournament “%(name)s”."),
+            code="engaged",
+            name=other.tournament.name,
+        )
+    seat = Seat.objects.filter(user=user).select_related("table").first()
+    if seat is not None:
+        raise TournamentError(
+            _("You are seated at table “%(name)s”. Leave it before you register."),
+            code="seated",
+            name=seat.table.name,
+        )
+
+
 @transaction.atomic
 def create_sit_and_go(
     user: User,
@@ -188,20 +207,7 @@ def register(user: User, tournament_id: Any) -> Entry:
         return entry  # a double click registers once
     if _registered(tournament) >= tournament.players:
         raise TournamentError(_("This tournament is full."), code="full")
-    other = _engaged_elsewhere(user, tournament)
-    if other is not None:
-        raise TournamentError(
-            _("You are already playing in the tournament “%(name)s”."),
-            code="engaged",
-            name=other.tournament.name,
-        )
-    seat = Seat.objects.filter(user=user).select_related("table").first()
-    if seat is not None:
-        raise TournamentError(
-            _("You are seated at table “%(name)s”. Leave it before you register."),
-            code="seated",
-            name=seat.table.name,
-        )
+    ensure_free_to_enter(user, tournament)
     if entry is None:
         entry = Entry(tournament=tournament, user=user, registrations=0)
     entry.registrations += 1
