@@ -145,7 +145,7 @@ if REDIS_URL:
             # behind at 100 busy tables (benchmarks/bench_tables.py). Pub/sub keeps no
             # backlog: a process that is not connected misses the event, sees the version
             # gap on the next one and asks for a snapshot, as after any lost event.
-            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "BACKEND": "maubinh_site.channel_layer.RedisPubSubChannelLayer",
             "CONFIG": {"hosts": [REDIS_URL], "prefix": f"{REDIS_PREFIX}:"},
         }
     }

@@ -133,7 +133,7 @@ def layer(request: pytest.FixtureRequest, settings: Any) -> str:
     if request.param == "redis-pubsub":
         settings.CHANNEL_LAYERS = {
             "default": {
-                "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+                "BACKEND": "maubinh_site.channel_layer.RedisPubSubChannelLayer",
                 "CONFIG": {"hosts": [TEST_REDIS_URL], "prefix": f"presence-test{time.time()}:"},
             }
         }
