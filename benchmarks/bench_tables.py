@@ -1,7 +1,7 @@
 """Live tables under load: N tables of 4 scripted websocket players against the real stack.
 
     .venv/bin/python benchmarks/bench_tables.py [--tables 100] [--seconds 60] [--servers 2]
-        [--ramp 10] [--warmup 30] [--after 30] [--no-restart]
+        [--ramp 10] [--warmup 30] [--after 30] [--no-restart] [--stagger 0]
 
 Creates a scratch PostgreSQL database, starts daphne processes and a Celery worker (with
 beat) on Redis, seats 4 scripted players at each table (sessions made directly, so no
@@ -11,8 +11,12 @@ another over ``--ramp`` seconds (400 sockets within 10 s at 100 tables); after
 ``--warmup`` seconds it measures for ``--seconds``: rounds per minute, the latency from
 sending a submission to receiving its broadcast (the player's own ``submission`` event)
 and to the command's ``ok``, the CPU the daphne and worker processes spent per round
-(from /proc), and the database queries per round by step (counted in the server
-processes, ``games.querycount``). Then, unless ``--no-restart``, every daphne process is
+(from /proc), and beside them the CPU of the load generator itself, PostgreSQL and
+Redis (they share the machine), the database queries per round by step and how late the
+timer tasks started after their eta (both counted in the server processes,
+``games.querycount``), and how evenly the deals were spread over the seconds (tables
+dealt together submit together). ``--stagger S``: each table's players sit down together
+at a random moment up to S seconds after their sockets opened. Then, unless ``--no-restart``, every daphne process is
 killed with SIGKILL and a fresh one started on its port: all its sockets reconnect at once
 (the storm a restart makes in production) and must play on: every table settles a round
 within ``--after`` seconds. Then it runs ledger_check.
@@ -52,6 +56,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.scratchdb import database_url, recreate  # noqa: E402
+from games.querycount import LATE_BUCKETS_MS  # noqa: E402
 from tests.processes import (  # noqa: E402
     celery_worker,
     collect_static,
@@ -230,6 +235,7 @@ class Stats:
     reconnects: list[float] = field(default_factory=list)  # when each had its snapshot again
     failed_handshakes: Counter[str] = field(default_factory=Counter)
     played_on: set[int] = field(default_factory=set)  # tables that settled after the restart
+    deals: list[float] = field(default_factory=list)  # when each table's host got its cards
     killed_at: float | None = None
 
     def record(self, sent: float, reply: dict[str, Any], broadcast: dict[str, Any]) -> None:
@@ -292,10 +298,13 @@ class BenchPlayer:
                 raise TimeoutError(f"{self.name}: no server for 60 s")
             await asyncio.sleep(random.uniform(0.1, 0.3))
 
-    async def play(self, is_host: bool, delay: float, pool: ProcessPoolExecutor) -> None:
+    async def play(
+        self, is_host: bool, delay: float, sit_after: float, pool: ProcessPoolExecutor
+    ) -> None:
         stats = self.stats
         await asyncio.sleep(delay)
         await self.open()
+        await asyncio.sleep(sit_after)
         await self.client.request(type="sit")
         if is_host:
             await self.client.request(type="start")
@@ -328,6 +337,8 @@ class BenchPlayer:
             if is_host:
                 await self.client.request(type="start")
             return None
+        if is_host:
+            self.stats.deals.append(cards["_at"])
         return cards["round"], cards["cards"]
 
     def _unsubmitted(self, snapshot: dict[str, Any]) -> tuple[int, list[str]] | None:
@@ -415,11 +426,13 @@ async def _run(
         players, tasks = [], []
         for index, (table_id, keys) in enumerate(layout):
             delay = args.ramp * index / len(layout)
+            # The table's four players sit together, this long after their sockets opened.
+            sit_after = random.Random(index).uniform(0, args.stagger)
             for seat, key in enumerate(keys):
                 base = servers.bases[(index + seat) % len(servers.bases)]
                 player = BenchPlayer(base, key, table_id, f"t{index}p{seat}", stats)
                 players.append(player)
-                tasks.append(player.play(seat == 0, delay, pool))
+                tasks.append(player.play(seat == 0, delay, sit_after, pool))
         conductor = asyncio.ensure_future(conduct())
         results = await asyncio.gather(*tasks, return_exceptions=True)
         await conductor
@@ -464,7 +477,7 @@ def _report_queries(gauges: Gauges, rounds: int) -> None:
         return
     delta = gauges.queries[1] - gauges.queries[0]
     steps = sorted(
-        {k for k in delta if not k.startswith("runs:")},
+        {k for k in delta if not k.startswith(("runs:", "late:"))},
         key=lambda k: (ROUND_STEPS.index(k) if k in ROUND_STEPS else len(ROUND_STEPS), k),
     )
     print(f"queries per round by step (over {rounds} rounds; runs = times the step ran):")
@@ -473,6 +486,36 @@ def _report_queries(gauges: Gauges, rounds: int) -> None:
         each = f", {delta[step] / runs:.1f} a run" if runs else ""
         print(f"  {step:32} {delta[step] / rounds:7.1f} a round  ({runs} runs{each})")
     print(f"  {'all':32} {sum(delta[s] for s in steps) / rounds:7.1f} a round")
+    _report_lateness(delta)
+
+
+_LATE_ORDER = [str(upper) for upper in LATE_BUCKETS_MS] + ["inf"]
+
+
+def _late_share(buckets: Counter[str], share: float) -> str:
+    """The bucket that holds the ``share`` quantile of a lateness histogram."""
+    total, seen = sum(buckets.values()), 0
+    for bucket in _LATE_ORDER:
+        seen += buckets[bucket]
+        if seen >= share * total:
+            return f"≤ {bucket} ms" if bucket != "inf" else f"> {LATE_BUCKETS_MS[-1]} ms"
+    return "?"
+
+
+def _report_lateness(delta: Counter[str]) -> None:
+    """How late the timer tasks started after their eta (games.querycount's buckets)."""
+    tasks: dict[str, Counter[str]] = {}
+    for key, count in delta.items():
+        if key.startswith("runs:late:") and count:
+            task, _, bucket = key.removeprefix("runs:late:").rpartition(":")
+            tasks.setdefault(task, Counter())[bucket] = count
+    for task, buckets in sorted(tasks.items()):
+        total = sum(buckets.values())
+        over = sum(buckets[b] for b in _LATE_ORDER[_LATE_ORDER.index("1000") + 1 :])
+        print(
+            f"timer lateness of {task} over {total} runs: p50 {_late_share(buckets, 0.5)}, "
+            f"p95 {_late_share(buckets, 0.95)}, {over} ({100 * over / total:.0f}%) more than 1 s"
+        )
 
 
 def _report(
@@ -485,7 +528,10 @@ def _report(
 ) -> list[str]:
     """Print the figures; return what went wrong (empty: the whole load ran)."""
     wrong = []
-    print(f"tables: {args.tables}, players: {4 * args.tables}, daphne: {args.servers}")
+    print(
+        f"tables: {args.tables}, players: {4 * args.tables}, daphne: {args.servers}, "
+        f"tables open over {args.ramp:.0f} s and sit down within {args.stagger:.0f} s of it"
+    )
     print(
         f"first connections (tables opening over {args.ramp:.0f} s), connect -> snapshot: "
         f"{_percentiles(stats.handshakes, 'sockets')}"
@@ -494,6 +540,18 @@ def _report(
     rate = stats.rounds / args.seconds * 60
     print(f"measured {args.seconds:.0f} s: {stats.rounds} rounds = {rate:.0f}/min")
     print(f"submission -> broadcast {_percentiles(stats.latencies)}")
+    # Tables dealt together submit together: how evenly the deals were spread.
+    seconds = Counter(
+        int(t - stats.measure_from)
+        for t in stats.deals
+        if stats.measure_from <= t < stats.measure_until
+    )
+    if seconds:
+        busiest = max(seconds.values())
+        print(
+            f"deals per second: mean {sum(seconds.values()) / args.seconds:.1f}, "
+            f"busiest second {busiest}, seconds with none {int(args.seconds) - len(seconds)}"
+        )
     print(f"submission -> its ok    {_percentiles(stats.replies)}")
     for name, samples in gauges.cpu.items():
         if len(samples) == 2 and stats.rounds:
@@ -561,6 +619,12 @@ def main() -> None:
         "--after", type=float, default=30, help="seconds of play after the daphne restart"
     )
     parser.add_argument("--no-restart", action="store_true", help="do not kill and restart daphne")
+    parser.add_argument(
+        "--stagger",
+        type=float,
+        default=0,
+        help="each table sits down at a random moment this many seconds after its sockets open",
+    )
     args = parser.parse_args()
 
     print(f"load average before the run: {' '.join(Path('/proc/loadavg').read_text().split()[:3])}")

@@ -21,12 +21,14 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from django.conf import settings
 
 OTHER = "other"
+LATE_BUCKETS_MS = (10, 25, 50, 100, 250, 500, 1000, 2000, 5000)
 
 
 @dataclass
@@ -91,8 +93,17 @@ def _task_step(task_name: str, args: Any, run: _Run) -> str:
     return task_name
 
 
+def late_bucket(late_ms: float) -> str:
+    """The bucket a lateness falls in: the first upper bound it does not pass."""
+    return next((str(upper) for upper in LATE_BUCKETS_MS if late_ms <= upper), "inf")
+
+
 def _task_started(task_id: str, task: Any, args: Any = None, **_kwargs: Any) -> None:
     task.request.querycount_token = _current.set(_Run(task.name))
+    eta = task.request.eta
+    if eta:
+        late_ms = (time.time() - datetime.fromisoformat(eta).timestamp()) * 1000
+        _add(f"late:{task.name}:{late_bucket(late_ms)}", 0)
 
 
 def _task_ended(task_id: str, task: Any, args: Any = None, **_kwargs: Any) -> None:

@@ -1,0 +1,29 @@
+"""The benchmark's gauge (games.querycount): timers counted by how late they started."""
+
+from datetime import UTC, datetime, timedelta
+from types import SimpleNamespace
+
+from games import querycount
+
+
+def test_a_lateness_falls_in_the_first_bucket_it_does_not_pass():
+    assert querycount.late_bucket(-3) == "10"  # early (clocks): on time
+    assert querycount.late_bucket(10) == "10"
+    assert querycount.late_bucket(10.5) == "25"
+    assert querycount.late_bucket(999) == "1000"
+    assert querycount.late_bucket(4_999) == "5000"
+    assert querycount.late_bucket(60_000) == "inf"
+
+
+def test_a_timer_task_that_started_late_is_counted_in_its_bucket_and_one_without_eta_is_not():
+    querycount._totals.clear()
+    eta = (datetime.now(UTC) - timedelta(milliseconds=300)).isoformat()
+    late = SimpleNamespace(name="games.advance_round", request=SimpleNamespace(eta=eta))
+    prompt = SimpleNamespace(name="games.sweep", request=SimpleNamespace(eta=None))
+    querycount._task_started("1", late, args=(1, "showdown", 2))
+    querycount._task_started("2", prompt)
+    assert querycount._totals == {"late:games.advance_round:500": [1, 0]}
+    querycount._task_ended("1", late, args=(1, "showdown", 2))
+    querycount._task_ended("2", prompt)
+    assert querycount._totals["games.advance_round (no change)"] == [1, 0]
+    querycount._totals.clear()
