@@ -16,8 +16,9 @@ Redis (they share the machine), the database queries per round by step and how l
 timer tasks started after their eta (both counted in the server processes,
 ``games.querycount``), and how evenly the deals were spread over the seconds (tables
 dealt together submit together). ``--stagger S``: each table's players sit down together
-at a random moment up to S seconds after their sockets opened. Then, unless ``--no-restart``, every daphne process is
-killed with SIGKILL and a fresh one started on its port: all its sockets reconnect at once
+at a random moment up to S seconds after their sockets opened. Then, unless
+``--no-restart``, every daphne process is killed with SIGKILL and a fresh one started on
+its port: all its sockets reconnect at once
 (the storm a restart makes in production) and must play on: every table settles a round
 within ``--after`` seconds. Then it runs ledger_check.
 
@@ -608,6 +609,30 @@ def _report(
     return wrong
 
 
+def _drop_redis_keys(prefix: str) -> None:
+    """Delete this run's keys (the timers still queued when it stopped, the cache): each
+    run has a prefix of its own, so nothing else is touched."""
+    import redis
+
+    server = redis.Redis.from_url(REDIS)
+    try:
+        for keys in _chunks(server.scan_iter(f"{prefix}:*", count=1000), 500):
+            server.delete(*keys)
+    finally:
+        server.close()
+
+
+def _chunks(items: Any, size: int) -> Any:
+    chunk = []
+    for item in items:
+        chunk.append(item)
+        if len(chunk) == size:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=100)
@@ -674,6 +699,7 @@ def main() -> None:
         connections.close_all()
         if not os.environ.get("BENCH_KEEP_DB"):
             recreate(SERVER, BENCH_DB, drop_only=True)
+        _drop_redis_keys(env["REDIS_PREFIX"])
     if wrong:
         print("FAILED: part of the load did not run:")
         for line in wrong:
