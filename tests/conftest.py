@@ -24,10 +24,10 @@ def pytest_configure(config: pytest.Config) -> None:
         os.environ[STATIC_COLLECTED] = "1"
 
 
-# Under xdist (``make test``: -n 2 --dist loadgroup) the long work starts first, each on
-# one worker: the chaos run (tests/site/test_chaos.py, minutes of a stack of its own), and
+# Under xdist (``make test``: -n 3 --dist loadgroup) the long work starts first, each on
+# one worker: the chaos run (tests/site/test_chaos.py, minutes of a stack of its own),
 # every test of the shared browser site (tests/browser: one site, one Chromium for them
-# all) on the other. The rest goes to whichever worker is free.
+# all), and the 3-minute arena. The rest goes to whichever worker is free.
 FIRST_GROUPS = ("chaos", "browser", "browser-arena")
 
 
