@@ -3,23 +3,16 @@
 // socket also marks this player present while it is open (docs/tournaments.md, Arena).
 // When this player is seated at a board, the board's page opens; when the arena is over,
 // its page opens from a table (the final ranking and prizes).
+import { STATE_LABELS, cell, fmt, follow, number, set as setIn } from "./common.js";
+
 const root = document.getElementById("arena") || document.getElementById("arena-info");
-const { gettext, interpolate } = window;
-const number = new Intl.NumberFormat(document.documentElement.lang || "vi");
-const fmt = (text, values) => interpolate(text, values, true);
+const { gettext } = window;
+const set = (testid, text) => setIn(root, testid, text);
 const here = root.dataset.table ? Number(root.dataset.table) : null; // the table page's table
 const me = Number(root.dataset.me);
-let version = Number(root.dataset.version || 0);
 let latest = null;
 let offset = 0; // server clock minus this clock, from the last state
-let delay = 1000;
 
-const STATE_LABELS = {
-  registering: gettext("registering"),
-  running: gettext("running"),
-  finished: gettext("finished"),
-  cancelled: gettext("cancelled"),
-};
 const STATUS_LABELS = {
   registered: gettext("joined"),
   playing: gettext("at a board"),
@@ -28,17 +21,6 @@ const STATUS_LABELS = {
   paused: gettext("paused"),
   finished: gettext("finished"),
 };
-
-function set(testid, text) {
-  for (const node of root.querySelectorAll(`[data-testid="${testid}"]`)) node.textContent = text;
-}
-
-function cell(text, className) {
-  const td = document.createElement("td");
-  if (className) td.className = className;
-  td.textContent = text;
-  return td;
-}
 
 function clock(seconds) {
   const s = Math.max(0, Math.round(seconds));
@@ -143,22 +125,5 @@ function render(s) {
   }
 }
 
-function connect() {
-  const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const socket = new WebSocket(`${scheme}://${location.host}${root.dataset.ws}`);
-  socket.addEventListener("open", () => { delay = 1000; });
-  socket.addEventListener("message", (message) => {
-    const data = JSON.parse(message.data);
-    if (data.type !== "tournament" || data.version < version) return;
-    version = data.version;
-    render(data);
-  });
-  socket.addEventListener("close", (event) => {
-    if (event.code === 4401 || event.code === 4404) return;
-    setTimeout(connect, delay);
-    delay = Math.min(delay * 2, 15000);
-  });
-}
-
 setInterval(tick, 1000);
-connect();
+follow(root, render);

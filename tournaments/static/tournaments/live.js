@@ -1,29 +1,10 @@
 // A tournament's live state (its page and the panel on its tables): every message on the
 // tournament socket is the whole public state with a version; the highest version wins.
+import { STATE_LABELS, cell, fmt, follow, number, set as setIn } from "./common.js";
+
 const root = document.getElementById("tournament") || document.getElementById("tournament-info");
-const { gettext, interpolate } = window;
-const number = new Intl.NumberFormat(document.documentElement.lang || "vi");
-const fmt = (text, values) => interpolate(text, values, true);
-let version = Number(root.dataset.version || 0);
-let delay = 1000;
-
-const STATE_LABELS = {
-  registering: gettext("registering"),
-  running: gettext("running"),
-  finished: gettext("finished"),
-  cancelled: gettext("cancelled"),
-};
-
-function set(testid, text) {
-  for (const node of root.querySelectorAll(`[data-testid="${testid}"]`)) node.textContent = text;
-}
-
-function cell(text, className) {
-  const td = document.createElement("td");
-  if (className) td.className = className;
-  td.textContent = text;
-  return td;
-}
+const { gettext } = window;
+const set = (testid, text) => setIn(root, testid, text);
 
 function render(s) {
   set("level", fmt(gettext("Level %(level)s: %(stake)s chips a chi"), { level: s.level, stake: number.format(s.stake) }));
@@ -70,21 +51,4 @@ function render(s) {
   }
 }
 
-function connect() {
-  const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const socket = new WebSocket(`${scheme}://${location.host}${root.dataset.ws}`);
-  socket.addEventListener("open", () => { delay = 1000; });
-  socket.addEventListener("message", (message) => {
-    const data = JSON.parse(message.data);
-    if (data.type !== "tournament" || data.version < version) return;
-    version = data.version;
-    render(data);
-  });
-  socket.addEventListener("close", (event) => {
-    if (event.code === 4401 || event.code === 4404) return;
-    setTimeout(connect, delay);
-    delay = Math.min(delay * 2, 15000);
-  });
-}
-
-connect();
+follow(root, render);
