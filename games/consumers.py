@@ -26,6 +26,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from channels.sessions import CookieMiddleware, SessionMiddleware
 from django.conf import settings
 from django.contrib import auth
+from django.db import InterfaceError, OperationalError
 from django.utils import translation
 from django.utils.translation import gettext as _
 
@@ -395,7 +396,12 @@ class TableConsumer(_Consumer):
         open_sockets.add(self.connection_id, self.user.pk, self.table_id)
         with translation.override(self._language()):
             try:
-                snapshot = await run_command(self._arrive)()
+                try:
+                    snapshot = await run_command(self._arrive)()
+                except (OperationalError, InterfaceError):
+                    # The server ended this thread's connection (a restart, a terminated
+                    # backend): it is closed after the failure, so once more on a new one.
+                    snapshot = await run_command(self._arrive)()
             except Exception:
                 # The socket stays: its next renewal registers it, the page asks for a snapshot.
                 logger.exception("table %s: connect failed", self.table_id)

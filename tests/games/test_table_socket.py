@@ -73,6 +73,29 @@ def test_a_database_error_during_a_snapshot_answers_server_error_and_keeps_the_s
     run_async(scenario())
 
 
+def test_a_socket_opening_as_the_database_ends_its_connection_still_gets_its_snapshot(
+    players, table, monkeypatch
+):
+    connected = services.connected
+    calls = []
+
+    def ended_once(*args: Any) -> None:
+        calls.append(args)
+        if len(calls) == 1:
+            raise OperationalError("terminating connection due to administrator command")
+        connected(*args)
+
+    monkeypatch.setattr(consumers.services, "connected", ended_once)
+
+    async def scenario() -> None:
+        socket, snapshot = await _open(players[0], table)  # a snapshot, not server_error
+        assert snapshot["version"] >= 0
+        await socket.disconnect()
+
+    run_async(scenario())
+    assert len(calls) == 2
+
+
 def test_a_consumer_that_crashed_no_longer_keeps_its_socket_alive(players, table):
     from channels.layers import get_channel_layer
 
