@@ -3,16 +3,40 @@ who open a private table by their role alone."""
 
 from __future__ import annotations
 
+import logging
 from typing import Any
+
+from django.core.cache import cache
 
 from games.signals import seat_changed, staff_entered_private_table
 
+logger = logging.getLogger(__name__)
+
+SEAT_IPS_DELAY_SECONDS = 2
+"""How long the recording of a table's addresses waits for more seat changes to join it."""
+SEAT_IPS_PENDING_SECONDS = 60
+"""How long a pending recording is trusted to run; after that a seat change sends another."""
+
+
+def seat_ips_pending_key(table_id: int) -> str:
+    return f"moderation:seat-ips-pending:{table_id}"
+
 
 def on_seat_changed(sender: Any, table_id: int, **_kwargs: Any) -> None:
-    # Sent after the commit; receivers enqueue, the task calls the service.
+    """Sent after the commit: record who sits at the table from which address, once for a
+    burst of changes (four players sitting down, a reconnect storm) instead of once each.
+
+    The task clears the pending mark before it reads who is seated, so a change that
+    finds the mark set is read by the pending task; one after it sends another."""
     from moderation.tasks import record_seat_ips
 
-    record_seat_ips.delay(table_id)
+    try:
+        first = cache.add(seat_ips_pending_key(table_id), 1, timeout=SEAT_IPS_PENDING_SECONDS)
+    except Exception:
+        logger.exception("seat addresses: the pending mark could not be read; recording anyway")
+        first = True
+    if first:
+        record_seat_ips.apply_async((table_id,), countdown=SEAT_IPS_DELAY_SECONDS)
 
 
 def on_staff_entered_private_table(

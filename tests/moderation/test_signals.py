@@ -37,17 +37,51 @@ def test_two_accounts_seated_from_one_address_are_a_signal(players: list[Any], t
     ]
 
 
-def test_a_seat_change_enqueues_the_address_recording(
+def test_a_burst_of_seat_changes_enqueues_one_address_recording_and_a_later_one_another(
     players: list[Any], table: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from moderation import tasks
+    from django.core.cache import cache
 
-    seen: list[int] = []
-    monkeypatch.setattr(tasks.record_seat_ips, "delay", seen.append)
     from games.signals import seat_changed
+    from moderation import tasks
+    from moderation.receivers import seat_ips_pending_key
 
+    cache.delete(seat_ips_pending_key(table.pk))
+    seen: list[tuple[Any, ...]] = []
+    monkeypatch.setattr(
+        tasks.record_seat_ips, "apply_async", lambda args, **kw: seen.append((*args, kw))
+    )
+    for _ in range(4):  # four players sit down together
+        seat_changed.send(sender=None, table_id=table.pk)
+    assert seen == [(table.pk, {"countdown": 2})]
+    tasks.record_seat_ips(table.pk)  # the recording runs: a change after it is new
     seat_changed.send(sender=None, table_id=table.pk)
-    assert seen == [table.pk]
+    assert len(seen) == 2
+
+
+def test_a_player_seated_while_the_recording_waits_is_recorded(
+    players: list[Any],
+    table: Any,
+    monkeypatch: pytest.MonkeyPatch,
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    from django.core.cache import cache
+
+    from moderation import tasks
+    from moderation.receivers import seat_ips_pending_key
+
+    cache.delete(seat_ips_pending_key(table.pk))
+    pending: list[int] = []
+    monkeypatch.setattr(
+        tasks.record_seat_ips, "apply_async", lambda args, **kw: pending.append(*args)
+    )
+    for i, p in enumerate(players[:3]):
+        services.record_user_ip(p, f"192.0.2.{i + 1}")
+        with django_capture_on_commit_callbacks(execute=True):
+            games.sit(p, table.pk)
+    assert pending == [table.pk]  # one recording for the three
+    tasks.record_seat_ips(table.pk)
+    assert SeatIP.objects.filter(table_id=table.pk).count() == 3
 
 
 def test_repeated_pairs_and_steady_losses_are_listed_for_review(
