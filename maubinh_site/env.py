@@ -43,6 +43,19 @@ def env_int(name: str, default: int, *, minimum: int, maximum: int) -> int:
     return value
 
 
+def env_float(name: str, default: float, *, minimum: float, maximum: float) -> float:
+    raw = os.environ.get(name)
+    if raw is None:
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name}: expected a number, got {raw!r}") from None
+    if not minimum <= value <= maximum:
+        raise ImproperlyConfigured(f"{name}: must be between {minimum} and {maximum}, got {value}")
+    return value
+
+
 def env_decimal_percent(name: str, default: str) -> str:
     """A percentage 0–100 as a decimal string (kept a string so money code can use Decimal)."""
     raw = os.environ.get(name, default)

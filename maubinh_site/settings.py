@@ -16,6 +16,7 @@ from maubinh_site.env import (
     database_from_url,
     env_bool,
     env_decimal_percent,
+    env_float,
     env_int,
     env_list,
     env_str,
@@ -269,6 +270,11 @@ STORAGES = {
 # Threads per daphne process running table commands (each with a database connection).
 # More threads overlap database waits; too many starve the event loop of the GIL.
 TABLE_COMMAND_THREADS = env_int("TABLE_COMMAND_THREADS", 16, minimum=1, maximum=64)
+# Deals a second the site starts at most, on a grid of turns (games.services.countdown.
+# paced): a table whose next deal meets a taken turn deals in the next free one. 0: no
+# pacing. Set it to what the hosts sustain (docs/deploy.md, capacity).
+DEALS_PER_SECOND = env_float("DEALS_PER_SECOND", 0.0, minimum=0.0, maximum=10000.0)
+DEAL_PACING_HORIZON_SECONDS = 60
 # Threads (each with its database connection) per daphne process for websocket handshakes:
 # the session's user and whether the table exists, a few short reads each (consumers.py).
 HANDSHAKE_THREADS = env_int("HANDSHAKE_THREADS", 4, minimum=1, maximum=32)

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import math
+from collections import Counter
 from collections.abc import Callable
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
@@ -35,7 +38,46 @@ def schedule_auto_start(table: Table) -> None:
     set_start(table, timezone.now() + timedelta(seconds=table.rules.start_seconds))
 
 
+def paced(table: Table, when: datetime) -> datetime:
+    """When ``table`` deals, for a deal due at ``when``: at ``when`` itself, unless the
+    site already deals its DEALS_PER_SECOND then, and then in the first turn with room.
+
+    Deals are counted in turns of about a quarter of a second (a table's ``start_at``
+    marks its turn), each with room for a quarter second's worth. Without it, tables whose
+    rounds ended together (a busy worker runs late timers together) deal together, and
+    their players submit together, round after round: the waves grow, as buses bunch, and
+    a wave queues for the server's threads. A table that meets a full turn waits for the
+    next with room, and its countdown shows it; a site below its rate moves few deals,
+    and by a fraction of a second."""
+    rate = settings.DEALS_PER_SECOND
+    if rate <= 0:
+        return when
+    room = max(1, math.floor(rate * TURN_SECONDS))
+    turn = timedelta(microseconds=max(1, round(room * 1_000_000 / rate)))  # whole µs: exact
+    first = (when - _EPOCH) // turn
+    horizon = when + timedelta(seconds=settings.DEAL_PACING_HORIZON_SECONDS)
+    starts = (
+        Table.objects.filter(start_at__gte=_EPOCH + first * turn, start_at__lt=horizon)
+        .exclude(pk=table.pk)
+        .values_list("start_at", flat=True)
+    )
+    taken = Counter((start - _EPOCH) // turn for start in starts if start is not None)
+    free = first
+    while taken[free] >= room:
+        free += 1
+    if free == first:
+        return when
+    return min(_EPOCH + free * turn, horizon)
+
+
+TURN_SECONDS = 0.25
+"""About how long a turn of the deal pacing lasts (``paced``)."""
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
 def set_start(table: Table, when: datetime, *, taken: int | None = None) -> None:
+    when = paced(table, when)
     table.start_at = when
     bump(table, "start_at")
     table_event(
