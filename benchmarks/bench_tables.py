@@ -2,6 +2,7 @@
 
     .venv/bin/python benchmarks/bench_tables.py [--tables 100] [--seconds 60] [--servers 2]
         [--ramp 10] [--warmup 30] [--after 30] [--no-restart] [--stagger 0]
+        [--deals-per-second 0]
 
 Creates a scratch PostgreSQL database, starts daphne processes and a Celery worker (with
 beat) on Redis, seats 4 scripted players at each table (sessions made directly, so no
@@ -531,7 +532,12 @@ def _report(
     wrong = []
     print(
         f"tables: {args.tables}, players: {4 * args.tables}, daphne: {args.servers}, "
-        f"tables open over {args.ramp:.0f} s and sit down within {args.stagger:.0f} s of it"
+        f"tables open over {args.ramp:.0f} s and sit down within {args.stagger:.0f} s of it, "
+        + (
+            f"deals paced at {args.deals_per_second:g} a second (DEALS_PER_SECOND)"
+            if args.deals_per_second > 0
+            else "deals not paced"
+        )
     )
     print(
         f"first connections (tables opening over {args.ramp:.0f} s), connect -> snapshot: "
@@ -650,6 +656,12 @@ def main() -> None:
         default=0,
         help="each table sits down at a random moment this many seconds after its sockets open",
     )
+    parser.add_argument(
+        "--deals-per-second",
+        type=float,
+        default=0,
+        help="the site's DEALS_PER_SECOND (deal pacing, docs/deploy.md); 0, the default: not paced",
+    )
     args = parser.parse_args()
 
     print(f"load average before the run: {' '.join(Path('/proc/loadavg').read_text().split()[:3])}")
@@ -662,6 +674,7 @@ def main() -> None:
         REDIS_URL=REDIS,
         LOG_LEVEL="WARNING",
         CELERY_LOG_LEVEL=os.environ.get("CELERY_LOG_LEVEL", "WARNING"),
+        DEALS_PER_SECOND=str(args.deals_per_second),
     )
     server_env = {**env, "QUERY_COUNT_DIR": str(counts)}  # not this process's queries
     try:
