@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
 from urllib.parse import urlparse
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
+
+N = TypeVar("N", int, float)
 
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off", ""}
@@ -30,30 +32,27 @@ def env_bool(name: str, default: bool) -> bool:
     raise ImproperlyConfigured(f"{name}: expected true/false, got {raw!r}")
 
 
-def env_int(name: str, default: int, *, minimum: int, maximum: int) -> int:
+def _env_number(
+    name: str, default: N, parse: Callable[[str], N], kind: str, minimum: N, maximum: N
+) -> N:
     raw = os.environ.get(name)
     if raw is None:
         return default
     try:
-        value = int(raw)
+        value = parse(raw)
     except ValueError:
-        raise ImproperlyConfigured(f"{name}: expected a whole number, got {raw!r}") from None
-    if not minimum <= value <= maximum:
+        raise ImproperlyConfigured(f"{name}: expected {kind}, got {raw!r}") from None
+    if not minimum <= value <= maximum:  # a NaN is in no range
         raise ImproperlyConfigured(f"{name}: must be between {minimum} and {maximum}, got {value}")
     return value
+
+
+def env_int(name: str, default: int, *, minimum: int, maximum: int) -> int:
+    return _env_number(name, default, int, "a whole number", minimum, maximum)
 
 
 def env_float(name: str, default: float, *, minimum: float, maximum: float) -> float:
-    raw = os.environ.get(name)
-    if raw is None:
-        return default
-    try:
-        value = float(raw)
-    except ValueError:
-        raise ImproperlyConfigured(f"{name}: expected a number, got {raw!r}") from None
-    if not minimum <= value <= maximum:
-        raise ImproperlyConfigured(f"{name}: must be between {minimum} and {maximum}, got {value}")
-    return value
+    return _env_number(name, default, float, "a number", minimum, maximum)
 
 
 def env_decimal_percent(name: str, default: str) -> str:
