@@ -153,6 +153,15 @@ class Table(models.Model):
             ),
             models.CheckConstraint(condition=models.Q(stake__gte=1), name="table_stake_positive"),
         ]
+        indexes = [
+            # The tables about to deal: the sweeper's due countdowns and the deal pacing's
+            # turns (games.services.countdown.paced) read only these, never every table.
+            models.Index(
+                fields=["start_at"],
+                condition=models.Q(start_at__isnull=False),
+                name="table_start_at_pending",
+            ),
+        ]
 
     def __str__(self) -> str:
         return self.name
