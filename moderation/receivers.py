@@ -24,7 +24,7 @@ def seat_ips_pending_key(table_id: int) -> str:
 
 def on_seat_changed(sender: Any, table_id: int, **_kwargs: Any) -> None:
     """Sent after the commit: record who sits at the table from which address, once for a
-    burst of changes (four players sitting down, a reconnect storm) instead of once each.
+    burst of changes (four players sitting down together) instead of once each.
 
     The task clears the pending mark before it reads who is seated, so a change that
     finds the mark set is read by the pending task; one after it sends another."""
