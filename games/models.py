@@ -316,7 +316,11 @@ class Round(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["table", "number"], name="round_number_unique")
         ]
-        indexes = [models.Index(fields=["state", "deadline"], name="round_due_idx")]
+        indexes = [
+            models.Index(fields=["state", "deadline"], name="round_due_idx"),
+            # The deal pacing counts the rounds dealt in the current turn (a late timer).
+            models.Index(fields=["dealt_at"], name="round_dealt_idx"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.table} #{self.number}"

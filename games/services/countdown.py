@@ -13,6 +13,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.models import (
+    Round,
     Table,
 )
 from games.selectors import (
@@ -52,8 +53,7 @@ def paced(table: Table, when: datetime) -> datetime:
     rate = settings.DEALS_PER_SECOND
     if rate <= 0:
         return when
-    room = max(1, math.floor(rate * TURN_SECONDS))
-    turn = timedelta(microseconds=max(1, round(room * 1_000_000 / rate)))  # whole µs: exact
+    room, turn = _turns(rate)
     first = (when - _EPOCH) // turn
     horizon = when + timedelta(seconds=settings.DEAL_PACING_HORIZON_SECONDS)
     starts = (
@@ -70,10 +70,36 @@ def paced(table: Table, when: datetime) -> datetime:
     return min(_EPOCH + free * turn, horizon)
 
 
+def late_turn(table: Table, due: datetime, now: datetime) -> datetime | None:
+    """For a deal due at ``due`` whose timer runs late, at ``now``: None to deal now, or
+    when to deal instead, if the site paces its deals and ``now``'s turn has dealt its room.
+
+    ``paced`` spreads the deals when they are scheduled; a worker that falls behind runs
+    their timers late, and then together: every table it owes deals at once, the wave
+    pacing is there to prevent. So a timer more than a turn late deals only if its turn
+    has room left, counted in the rounds dealt since the turn began, and otherwise moves
+    to the first turn with room, as a deal scheduled then would. A timer on time (or
+    nearly) is not checked: its turn was counted when it was set."""
+    rate = settings.DEALS_PER_SECOND
+    if rate <= 0 or now - due <= timedelta(seconds=TURN_SECONDS):
+        return None
+    room, turn = _turns(rate)
+    begun = _EPOCH + ((now - _EPOCH) // turn) * turn
+    if Round.objects.filter(dealt_at__gte=begun).count() < room:
+        return None
+    return paced(table, begun + turn)
+
+
 TURN_SECONDS = 0.25
 """About how long a turn of the deal pacing lasts (``paced``)."""
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+def _turns(rate: float) -> tuple[int, timedelta]:
+    """The deals a turn has room for at ``rate`` a second, and how long a turn lasts."""
+    room = max(1, math.floor(rate * TURN_SECONDS))
+    return room, timedelta(microseconds=max(1, round(room * 1_000_000 / rate)))  # whole µs
 
 
 def set_start(table: Table, when: datetime, *, taken: int | None = None) -> None:

@@ -48,7 +48,7 @@ from games.services.common import (
     log_many,
     table_event,
 )
-from games.services.countdown import enqueue_start
+from games.services.countdown import enqueue_start, late_turn, set_start
 from games.services.presence import away_players
 from games.services.seats import remove_seat
 from games.signals import round_dealt, send_on_commit
@@ -108,11 +108,16 @@ def start_round_when_due(
         return None
     if expected_start_at is not None and table.start_at.isoformat() != expected_start_at:
         return None  # the countdown restarted or was cancelled since this timer was set
-    if timezone.now() < table.start_at:
+    now = timezone.now()
+    if now < table.start_at:
         enqueue_start(table.pk, table.start_at)  # fired early: try again on time
         return None
     latest = latest_round(table)
     if is_live(latest):
+        return None
+    later = late_turn(table, table.start_at, now)
+    if later is not None:  # late, in a turn the site has already dealt in: wait for room
+        set_start(table, later)
         return None
     return deal(table, latest)
 

@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 from django.db import transaction
+from django.utils import timezone
 
 from games import services
 from games.models import Table
@@ -47,3 +48,73 @@ def test_a_site_that_does_not_pace_deals_every_table_on_time(
     settings.DEALS_PER_SECOND = 0
     when = datetime(2030, 1, 1, 12, 0, 0, tzinfo=UTC)
     assert {_start(t, when) for t in _tables(players, 3)} == {when}
+
+
+def _late_tables(make_user: Any, n: int, moment: datetime) -> list[Table]:
+    """``n`` tables of two seated players each, whose countdown ran out two seconds before
+    ``moment`` (their timers are late)."""
+    tables = []
+    for i in range(n):
+        host, guest = make_user(f"late{i}a"), make_user(f"late{i}b")
+        table = services.create_table(host, name=f"Bàn muộn {i}", stake=10)
+        services.sit(host, table.pk)
+        services.sit(guest, table.pk)
+        Table.objects.filter(pk=table.pk).update(start_at=moment - timedelta(seconds=2))
+        tables.append(table)
+    return tables
+
+
+def _pin_now(monkeypatch: pytest.MonkeyPatch, moment: datetime) -> None:
+    monkeypatch.setattr(timezone, "now", lambda: moment)
+
+
+def _a_turn_begun_just_now() -> tuple[datetime, timedelta]:
+    """The start of the current 250 ms turn (at 8 deals a second), and a turn's length."""
+    turn = timedelta(milliseconds=250)
+    epoch = datetime(1970, 1, 1, tzinfo=UTC)
+    return epoch + ((timezone.now() - epoch) // turn) * turn, turn
+
+
+def test_late_timers_of_a_paced_site_deal_a_turn_at_a_time_not_all_at_once(
+    make_user: Any, settings: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    settings.DEALS_PER_SECOND = 8  # turns of 250 ms with room for 2
+    begun, turn = _a_turn_begun_just_now()
+    moment = begun + timedelta(milliseconds=10)
+    tables = _late_tables(make_user, 3, moment)
+    _pin_now(monkeypatch, moment)  # a worker that fell behind runs three due timers at once
+    dealt = [services.start_round_when_due(t.pk) for t in tables]
+    assert [r is not None for r in dealt] == [True, True, False]
+    waiting = Table.objects.get(pk=tables[2].pk)
+    assert waiting.start_at == begun + turn  # its countdown moved to the next turn with room
+    assert not waiting.rounds.exists()
+    # Its new timer, on time in that turn, deals.
+    _pin_now(monkeypatch, begun + turn + timedelta(milliseconds=5))
+    assert services.start_round_when_due(tables[2].pk, waiting.start_at.isoformat()) is not None
+
+
+def test_the_sweeper_deals_the_late_tables_it_finds_a_turn_at_a_time(
+    make_user: Any, settings: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    settings.DEALS_PER_SECOND = 8
+    begun, turn = _a_turn_begun_just_now()
+    moment = begun + timedelta(milliseconds=10)
+    tables = _late_tables(make_user, 5, moment)
+    _pin_now(monkeypatch, moment)
+    assert services.sweep_due(now=moment) == 2
+    starts = sorted(
+        Table.objects.filter(pk__in=[t.pk for t in tables], start_at__isnull=False).values_list(
+            "start_at", flat=True
+        )
+    )
+    assert starts == [begun + turn, begun + turn, begun + 2 * turn]
+
+
+def test_a_site_that_does_not_pace_deals_every_late_table_at_once(
+    make_user: Any, settings: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    settings.DEALS_PER_SECOND = 0
+    moment = timezone.now()
+    tables = _late_tables(make_user, 3, moment)
+    _pin_now(monkeypatch, moment)
+    assert all(services.start_round_when_due(t.pk) is not None for t in tables)
