@@ -34,12 +34,12 @@ def on_seat_changed(sender: Any, table_id: int, **kwargs: Any) -> None:
 
 
 def on_round_settled(sender: Any, table_id: int, round_id: int, **kwargs: Any) -> None:
-    table = Table.objects.filter(pk=table_id).first()
+    table, bots_seated = selectors.table_and_bots(table_id)
     if table is None:
         return
-    if selectors.seated_bots(table).exists():
+    if bots_seated:
         tasks.tidy_table.delay(table.pk)  # leave, make room, or top up for the next deal
-    _schedule_fill(table)
+    _schedule_fill(table)  # a table without bots, not open to them: no further query
 
 
 def _schedule_fill(table: Table) -> None:
@@ -52,10 +52,14 @@ def _schedule_fill(table: Table) -> None:
         )
 
 
-def on_round_dealt(sender: Any, table_id: int, round_id: int, **kwargs: Any) -> None:
-    bots = selectors.bots_in_round(round_id)
+def on_round_dealt(
+    sender: Any, table_id: int, round_id: int, bot_ids: list[int] | None = None, **kwargs: Any
+) -> None:
+    # The deal says which bots it dealt in (None: ask): most rounds deal none, and cost
+    # this receiver no query.
+    bots = selectors.bots_in_round(round_id) if bot_ids is None else bot_ids
     if not bots:
-        return  # most rounds: one query, not two
+        return
     round_ = Round.objects.filter(pk=round_id).first()
     if round_ is None:
         return

@@ -70,6 +70,15 @@ def late_bot_turns(dealt_before: datetime) -> list[tuple[int, int, int]]:
     )
 
 
+def table_and_bots(table_id: int) -> tuple[Table | None, bool]:
+    """The table, and whether a bot sits at it, in one query (after every round)."""
+    seated = Seat.objects.filter(table=OuterRef("pk"), user__is_bot=True)
+    table = Table.objects.filter(pk=table_id).annotate(bots_seated=Exists(seated)).first()
+    if table is None:
+        return None, False
+    return table, bool(getattr(table, "bots_seated"))  # noqa: B009 (an annotation)
+
+
 def seated_bots(table: Table) -> QuerySet[Seat]:
     return table.seat_set.filter(user__is_bot=True).select_related("user")
 

@@ -9,7 +9,7 @@ seat_changed = Signal()
 """Someone sat down or stood up. Arguments: table_id."""
 
 round_dealt = Signal()
-"""A round was dealt. Arguments: table_id, round_id."""
+"""A round was dealt. Arguments: table_id, round_id, bot_ids (the bots dealt in)."""
 
 round_settled = Signal()
 """A round was settled. Arguments: table_id, round_id."""

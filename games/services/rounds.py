@@ -252,7 +252,12 @@ def deal(table: Table, latest: Round | None) -> Round | None:
             },
         )
     enqueue_advance(round_)
-    send_on_commit(round_dealt, table_id=table.pk, round_id=round_.pk)
+    send_on_commit(
+        round_dealt,
+        table_id=table.pk,
+        round_id=round_.pk,
+        bot_ids=[p.user_id for p in players if p.user.is_bot],
+    )
     return round_
 
 
