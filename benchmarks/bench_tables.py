@@ -23,11 +23,12 @@ its port: all its sockets reconnect at once
 (the storm a restart makes in production) and must play on: every table settles a round
 within ``--after`` seconds. Then it runs ledger_check.
 
-It prints the load average before the run, and exits non-zero if any part of its load did
-not run: a connection that failed (a handshake, or no snapshot within 20 s; a refused TCP
-connection while a server restarts is retried, not counted), a player that stopped early,
-a refused submission, a table that did not play on after the restart, an error in a
-server's log, or a ledger_check failure.
+It prints the load average before the run and how fast the machine's cores are
+(``benchmarks/speed.py``: the same command's figures follow the machine), and exits
+non-zero if any part of its load did not run: a connection that failed (a handshake, or
+no snapshot within 20 s; a refused TCP connection while a server restarts is retried, not
+counted), a player that stopped early, a refused submission, a table that did not play
+on after the restart, an error in a server's log, or a ledger_check failure.
 """
 
 from __future__ import annotations
@@ -58,6 +59,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.scratchdb import database_url, recreate  # noqa: E402
+from benchmarks.speed import describe as machine_speed  # noqa: E402
 from games.querycount import LATE_BUCKETS_MS  # noqa: E402
 from tests.processes import (  # noqa: E402
     celery_worker,
@@ -665,6 +667,7 @@ def main() -> None:
     args = parser.parse_args()
 
     print(f"load average before the run: {' '.join(Path('/proc/loadavg').read_text().split()[:3])}")
+    print(machine_speed())
     recreate(SERVER, BENCH_DB)
     logs = Path(mkdtemp(prefix="bench-tables-"))
     counts = logs / "queries"
