@@ -271,8 +271,9 @@ STORAGES = {
 # More threads overlap database waits; too many starve the event loop of the GIL.
 TABLE_COMMAND_THREADS = env_int("TABLE_COMMAND_THREADS", 16, minimum=1, maximum=64)
 # Deals a second the site starts at most, on a grid of turns (games.services.countdown.
-# paced): a table whose next deal meets a taken turn deals in the next free one. 0: no
-# pacing. Set it to what the hosts sustain (docs/deploy.md, capacity).
+# paced): a table whose next deal meets a taken turn deals in the next free one, and a
+# deal timer running late deals only in a turn with room (late_turn). 0: no pacing. Set
+# it above what the tables ask for and below what the hosts sustain (docs/deploy.md).
 DEALS_PER_SECOND = env_float("DEALS_PER_SECOND", 0.0, minimum=0.0, maximum=10000.0)
 DEAL_PACING_HORIZON_SECONDS = 60
 # Threads (each with its database connection) per daphne process for websocket handshakes:
