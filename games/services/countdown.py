@@ -70,9 +70,10 @@ def paced(table: Table, when: datetime) -> datetime:
     return min(_EPOCH + free * turn, horizon)
 
 
-def late_turn(table: Table, due: datetime, now: datetime) -> datetime | None:
-    """For a deal due at ``due`` whose timer runs late, at ``now``: None to deal now, or
-    when to deal instead, if the site paces its deals and ``now``'s turn has dealt its room.
+def late_turn(due: datetime, now: datetime) -> datetime | None:
+    """For a deal due at ``due`` whose timer runs late, at ``now``: None to deal now, or,
+    if the site paces its deals and ``now``'s turn has dealt its room, the next turn (which
+    ``set_start`` paces on to the first turn with room).
 
     ``paced`` spreads the deals when they are scheduled; a worker that falls behind runs
     their timers late, and then together: every table it owes deals at once, the wave
@@ -87,7 +88,7 @@ def late_turn(table: Table, due: datetime, now: datetime) -> datetime | None:
     begun = _EPOCH + ((now - _EPOCH) // turn) * turn
     if Round.objects.filter(dealt_at__gte=begun).count() < room:
         return None
-    return paced(table, begun + turn)
+    return begun + turn
 
 
 TURN_SECONDS = 0.25

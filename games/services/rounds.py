@@ -115,7 +115,7 @@ def start_round_when_due(
     latest = latest_round(table)
     if is_live(latest):
         return None
-    later = late_turn(table, table.start_at, now)
+    later = late_turn(table.start_at, now)
     if later is not None:  # late, in a turn the site has already dealt in: wait for room
         set_start(table, later)
         return None
