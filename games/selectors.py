@@ -13,12 +13,13 @@ from typing import Any
 
 from django.conf import settings
 from django.core.paginator import Paginator
-from django.db.models import Count, F, Q, QuerySet
+from django.db.models import Count, F, QuerySet
 from django.utils import timezone
 
 from accounts.models import User
 from accounts.roles import is_admin, is_moderator
 from games.models import (
+    BoardSeen,
     Connection,
     DuplicateBoard,
     PlayerStatus,
@@ -534,30 +535,41 @@ def board_audience(round_: Round) -> list[int] | None:
     """Who may receive a duplicate round's cards now; None when anyone may.
 
     A board's cards are a secret while it may still be dealt (docs/duplicate.md): until
-    it is revealed they go only to the round's own players and to those who have played
-    the board to the end (nobody is dealt a board twice). Someone whose round of the board
-    is still live elsewhere is not among them: they would see the hands they play against.
-    Staff are not either: the table socket knows no exception (moderation has the replay).
+    it is revealed they go only to the round's own players and to those who can no longer
+    be dealt it (``board_knowers``). Someone whose round of the board is still live
+    elsewhere is not among them: they would see the hands they play against. Staff are not
+    either: the table socket knows no exception (moderation has the replay, which records
+    them as having seen the board).
     """
     if round_.board_id is None or _board_revealed(round_.board_id):
         return None
-    holders = RoundPlayer.objects.filter(round__board_id=round_.board_id).filter(
-        Q(round_id=round_.pk) | Q(round__state__in=FINISHED_STATES)
+    own = RoundPlayer.objects.filter(round_id=round_.pk).values_list("user_id", flat=True)
+    return sorted(set(own) | board_knowers(round_.board_id))
+
+
+def board_knowers(board_id: int, user_ids: list[int] | None = None) -> set[int]:
+    """Who can no longer be dealt this board and may see its cards: those who played it to
+    the end (nobody is dealt a board twice) and those shown it (``BoardSeen``: staff who
+    opened a round of it). Among ``user_ids`` only, if given."""
+    played = RoundPlayer.objects.filter(round__board_id=board_id, round__state__in=FINISHED_STATES)
+    seen = BoardSeen.objects.filter(board_id=board_id)
+    if user_ids is not None:
+        played, seen = played.filter(user_id__in=user_ids), seen.filter(user_id__in=user_ids)
+    return set(played.values_list("user_id", flat=True)) | set(
+        seen.values_list("user_id", flat=True)
     )
-    return sorted(set(holders.values_list("user_id", flat=True)))
 
 
 def hands_withheld(round_: Round, user: User | None, players: list[RoundPlayer]) -> bool:
-    """Whether ``user`` must not see this round's cards (``board_audience``, for one user)."""
+    """Whether ``user`` must not see this round's cards nor its results
+    (``board_audience``, for one user)."""
     if round_.board_id is None or _board_revealed(round_.board_id):
         return False
     if user is None or not user.is_authenticated:
         return True
     if any(p.user_id == user.pk for p in players):
         return False
-    return not RoundPlayer.objects.filter(
-        user=user, round__board_id=round_.board_id, round__state__in=FINISHED_STATES
-    ).exists()
+    return not board_knowers(round_.board_id, [user.pk])
 
 
 def _board_revealed(board_id: int) -> bool:
