@@ -26,7 +26,7 @@ from games import services as games
 from games.errors import GameError
 from games.errors import NotFound as GameNotFound
 from games.models import Round, RoundPlayer, RoundState, Seat, StakesIn, Table
-from games.selectors import active_round, hands_withheld, settle_round_result
+from games.selectors import active_round, settle_round_result
 from games.services import duplicate as games_duplicate
 from ledger import services as ledger
 from ledger.errors import LedgerError
@@ -441,12 +441,6 @@ def record_replay_view(moderator: User, round_: Round) -> StaffAction:
     """Seeing every player's cards is a staff action too; admins can see who looked."""
     _require_moderator(moderator)
     return _audit(moderator, ActionKind.VIEW_REPLAY, round_)
-
-
-def board_still_secret(staff: User, round_: Round) -> bool:
-    """Whether the round's cards are a duplicate board ``staff`` may still be dealt: its
-    replay opens only once they accept never to be dealt it (``open_board``)."""
-    return hands_withheld(round_, staff, list(round_.players.all()))
 
 
 @transaction.atomic

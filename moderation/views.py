@@ -270,7 +270,7 @@ def replay(request: HttpRequest, round_id: int) -> HttpResponse:
     if not round_.is_finished:
         # Every hand of a round still being played is nobody's business, staff included.
         return render(request, "moderation/replay_live.html", {"round": round_}, status=409)
-    if services.board_still_secret(_user(request), round_):
+    if selectors.board_still_secret(_user(request), round_):
         # A duplicate board other tables may yet be dealt: seeing it bars this staff member
         # from ever being dealt it. They say so first (open_board), then see it.
         return render(
