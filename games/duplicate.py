@@ -3,8 +3,10 @@
 A board's hand ``k`` is deck[13k : 13k + 13] of the board's deal: the k-th player in seat
 order of a round of that board (its ``slot``). Results compare among *holders*: settled
 rounds of the same board, the same slot and the same number of players dealt in (so the
-hands in play are the same set), under the same rules. docs/duplicate.md gives the
-formulas:
+hands in play are the same set), under the same rules. A board belongs to one schedule,
+and a competition's schedule is dealt only at that competition's tables
+(``DuplicateSchedule.owner``), so holders are always players of the same competition.
+docs/duplicate.md gives the formulas:
 
 - ``score``: the player's units minus the mean units of the others who held those cards
   (None while nobody else has);
@@ -26,7 +28,14 @@ from typing import Any
 from django.db.models import Count, Q, QuerySet
 
 from accounts.models import User
-from games.models import DuplicateBoard, DuplicateSchedule, Round, RoundPlayer, RoundState
+from games.models import (
+    BoardSeen,
+    DuplicateBoard,
+    DuplicateSchedule,
+    Round,
+    RoundPlayer,
+    RoundState,
+)
 from games.rules.fair import commitment
 
 
@@ -278,10 +287,17 @@ def boards_played_by(user: User) -> QuerySet[RoundPlayer]:
 
 def viewable_rounds_filter(user: User) -> Q:
     """Rounds a non-player may look at: ordinary ones, duplicate ones of revealed boards,
-    and those of a board ``user`` has played to the end (nobody is dealt a board twice).
-    Before that, a duplicate round's cards are a board the viewer may still be dealt."""
+    and those of a board ``user`` has played to the end (nobody is dealt a board twice) or
+    was shown (``BoardSeen``: never dealt it either). Before that, a duplicate round's
+    cards are a board the viewer may still be dealt."""
     played = boards_played_by(user).values("round__board_id")
-    return Q(board__isnull=True) | Q(board__revealed_at__isnull=False) | Q(board_id__in=played)
+    seen = BoardSeen.objects.filter(user=user).values("board_id")
+    return (
+        Q(board__isnull=True)
+        | Q(board__revealed_at__isnull=False)
+        | Q(board_id__in=played)
+        | Q(board_id__in=seen)
+    )
 
 
 @dataclass(frozen=True)
@@ -316,4 +332,8 @@ def board_commitments(schedule: DuplicateSchedule) -> list[BoardCommitment]:
 
 
 def open_schedules() -> QuerySet[DuplicateSchedule]:
-    return DuplicateSchedule.objects.filter(closed_at__isnull=True).order_by("-created_at")
+    """The schedules an ordinary table may deal (the lobby's form offers these): open, and
+    no competition's (an arena's boards are dealt only at its own tables)."""
+    return DuplicateSchedule.objects.filter(
+        closed_at__isnull=True, owner=DuplicateSchedule.OPEN
+    ).order_by("-created_at")

@@ -92,6 +92,13 @@ class CreateTableForm(forms.Form):
         queryset=DuplicateSchedule.objects.none(),  # the open schedules, set per form
         required=False,
         empty_label=_("No: fresh deals each round"),
+        # A forged or stale choice: closed since, or a competition's (never offered here).
+        error_messages={
+            "invalid_choice": _(
+                "This duplicate schedule cannot be chosen: it is closed, or it belongs to a "
+                "competition whose own tables alone deal it."
+            )
+        },
         help_text=_(
             "A duplicate table deals the boards of a schedule: every table of it gets the "
             "same cards, and your result is compared with everyone who held yours. The "

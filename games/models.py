@@ -30,6 +30,9 @@ class DuplicateSchedule(models.Model):
     any table can play it; the seed is revealed once the board's play is over.
     """
 
+    OPEN = ""
+    """The owner of a schedule any duplicate table may deal (staff's, opened in the lobby)."""
+
     name = models.CharField(_("name"), max_length=60)
     preset = models.CharField(_("rules preset"), max_length=16, choices=Preset.choices)
     rules_overrides = models.JSONField(_("house rules"), default=dict, blank=True)
@@ -43,6 +46,10 @@ class DuplicateSchedule(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     # No table deals from a closed schedule; its boards are revealed as their rounds end.
     closed_at = models.DateTimeField(null=True, blank=True)
+    # The competition the schedule belongs to (``tournament:<id>`` for an arena's), or OPEN.
+    # An owned schedule is dealt only at the tables its owner opens, so nobody else sees its
+    # boards first or adds a result to its comparison (games.services.duplicate.ensure_may_deal).
+    owner = models.CharField(_("owner"), max_length=40, blank=True, default=OPEN)
 
     class Meta:
         verbose_name = _("duplicate schedule")
@@ -87,6 +94,30 @@ class DuplicateBoard(models.Model):
     @property
     def is_revealed(self) -> bool:
         return self.revealed_at is not None
+
+
+class BoardSeen(models.Model):
+    """Someone shown a board's cards before its reveal without being dealt it: staff who
+    opened a round of it (the moderation replay). From then on they count as having been
+    dealt the board: no table deals it to them, and its cards are no secret for them."""
+
+    board = models.ForeignKey(DuplicateBoard, on_delete=models.PROTECT, related_name="seen_by")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    round = models.ForeignKey(
+        "Round", on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    """The round whose cards they were shown."""
+    why = models.CharField(max_length=32)
+    """What showed it (``moderation_replay``)."""
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["board", "user"], name="board_seen_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.board} seen by {self.user_id}"
 
 
 class StakesIn(models.TextChoices):

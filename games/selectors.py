@@ -13,12 +13,13 @@ from typing import Any
 
 from django.conf import settings
 from django.core.paginator import Paginator
-from django.db.models import Count, F, Q, QuerySet
+from django.db.models import Count, F, QuerySet
 from django.utils import timezone
 
 from accounts.models import User
 from accounts.roles import is_admin, is_moderator
 from games.models import (
+    BoardSeen,
     Connection,
     DuplicateBoard,
     PlayerStatus,
@@ -534,30 +535,41 @@ def board_audience(round_: Round) -> list[int] | None:
     """Who may receive a duplicate round's cards now; None when anyone may.
 
     A board's cards are a secret while it may still be dealt (docs/duplicate.md): until
-    it is revealed they go only to the round's own players and to those who have played
-    the board to the end (nobody is dealt a board twice). Someone whose round of the board
-    is still live elsewhere is not among them: they would see the hands they play against.
-    Staff are not either: the table socket knows no exception (moderation has the replay).
+    it is revealed they go only to the round's own players and to those who can no longer
+    be dealt it (``board_knowers``). Someone whose round of the board is still live
+    elsewhere is not among them: they would see the hands they play against. Staff are not
+    either: the table socket knows no exception (moderation has the replay, which records
+    them as having seen the board).
     """
     if round_.board_id is None or _board_revealed(round_.board_id):
         return None
-    holders = RoundPlayer.objects.filter(round__board_id=round_.board_id).filter(
-        Q(round_id=round_.pk) | Q(round__state__in=FINISHED_STATES)
+    own = RoundPlayer.objects.filter(round_id=round_.pk).values_list("user_id", flat=True)
+    return sorted(set(own) | board_knowers(round_.board_id))
+
+
+def board_knowers(board_id: int, user_ids: list[int] | None = None) -> set[int]:
+    """Who can no longer be dealt this board and may see its cards: those who played it to
+    the end (nobody is dealt a board twice) and those shown it (``BoardSeen``: staff who
+    opened a round of it). Among ``user_ids`` only, if given."""
+    played = RoundPlayer.objects.filter(round__board_id=board_id, round__state__in=FINISHED_STATES)
+    seen = BoardSeen.objects.filter(board_id=board_id)
+    if user_ids is not None:
+        played, seen = played.filter(user_id__in=user_ids), seen.filter(user_id__in=user_ids)
+    return set(played.values_list("user_id", flat=True)) | set(
+        seen.values_list("user_id", flat=True)
     )
-    return sorted(set(holders.values_list("user_id", flat=True)))
 
 
 def hands_withheld(round_: Round, user: User | None, players: list[RoundPlayer]) -> bool:
-    """Whether ``user`` must not see this round's cards (``board_audience``, for one user)."""
+    """Whether ``user`` must not see this round's cards nor its results
+    (``board_audience``, for one user)."""
     if round_.board_id is None or _board_revealed(round_.board_id):
         return False
     if user is None or not user.is_authenticated:
         return True
     if any(p.user_id == user.pk for p in players):
         return False
-    return not RoundPlayer.objects.filter(
-        user=user, round__board_id=round_.board_id, round__state__in=FINISHED_STATES
-    ).exists()
+    return not board_knowers(round_.board_id, [user.pk])
 
 
 def _board_revealed(board_id: int) -> bool:
@@ -570,7 +582,10 @@ _WITHHELD_SUMMARY_KEYS = (
     *("type", "table", "version", "round", "number", "rated", "unrated_reason", "stakes_in"),
     *("server_seed", "commitment", "client_seeds", "board"),
 )
-_WITHHELD_ROW_KEYS = ("position", "user", "name", "units", "xu", "status", "balance", "rating")
+_WITHHELD_ROW_KEYS = ("position", "user", "name")
+"""Who sat where, and nothing of how it went for them: a result (units, xu, a rating's
+change, a balance after the round) tells something of the cards they held."""
+_WITHHELD_VOID_ROW_KEYS = ("position", "user", "returned")
 
 
 def withheld_reveal(payload: dict[str, Any]) -> dict[str, Any]:
@@ -583,11 +598,23 @@ def withheld_reveal(payload: dict[str, Any]) -> dict[str, Any]:
 
 
 def withheld_summary(payload: dict[str, Any]) -> dict[str, Any]:
-    """A summary for someone who may still be dealt its board: each player's result in xu
-    (balances are public anyway) and the commitments, nothing of any hand."""
+    """A summary for someone who may still be dealt its board: who played and the
+    commitments; nothing of any hand, nor any player's result (units, xu, status, balance,
+    rating), which would tell how good the hand they held was."""
     kept = {k: payload[k] for k in _WITHHELD_SUMMARY_KEYS if k in payload}
     rows = [{k: row.get(k) for k in _WITHHELD_ROW_KEYS} for row in payload["players"]]
     return {**kept, "players": rows, "pairs": [], "scoops": [], "withheld": True}
+
+
+_WITHHELD_VOID_KEYS = ("type", "table", "version", "round", "number", "stakes_in", "reason")
+
+
+def withheld_void(payload: dict[str, Any]) -> dict[str, Any]:
+    """A voided round for someone who may still be dealt its board: why, and each stake
+    given back; not the balances, which hold the results of the table's earlier rounds."""
+    kept = {k: payload[k] for k in _WITHHELD_VOID_KEYS if k in payload}
+    rows = [{k: row.get(k) for k in _WITHHELD_VOID_ROW_KEYS} for row in payload["players"]]
+    return {**kept, "players": rows, "server_seed": "", "withheld": True}
 
 
 def _shown_balances(round_: Round, user_ids: list[int]) -> dict[int, int | None]:
@@ -610,9 +637,18 @@ def _divided(parts: dict[str, Any] | None, per: int) -> dict[str, Any] | None:
     }
 
 
-def round_view(round_: Round, user: User | None) -> dict[str, Any]:
-    """A round as ``user`` may see it now."""
-    players = list(round_.players.order_by("position"))
+def round_view(
+    round_: Round,
+    user: User | None,
+    players: list[RoundPlayer] | None = None,
+    withheld: bool | None = None,
+) -> dict[str, Any]:
+    """A round as ``user`` may see it now (``players``: its players in seat order, and
+    ``withheld``: ``hands_withheld`` for this user, if the caller has them)."""
+    if players is None:
+        players = list(round_.players.order_by("position"))
+    if withheld is None:
+        withheld = hands_withheld(round_, user, players)
     view: dict[str, Any] = {
         "id": round_.pk,
         "number": round_.number,
@@ -646,10 +682,6 @@ def round_view(round_: Round, user: User | None) -> dict[str, Any]:
             and is_foul_arrangement(round_.rules, mine.arrangement),
             "status": mine.status,
         }
-    withheld = round_.state in (
-        RoundState.SHOWDOWN,
-        RoundState.SETTLED,
-    ) and hands_withheld(round_, user, players)
     if round_.state in (RoundState.SHOWDOWN, RoundState.SETTLED):
         reveal = reveal_payload(round_)
         view["reveal"] = withheld_reveal(reveal) if withheld else reveal
@@ -657,7 +689,8 @@ def round_view(round_: Round, user: User | None) -> dict[str, Any]:
         summary = summary_payload(round_)
         view["summary"] = withheld_summary(summary) if withheld else summary
     if round_.state == RoundState.CANCELLED:
-        view["voided"] = void_payload(round_)
+        voided = void_payload(round_)
+        view["voided"] = withheld_void(voided) if withheld else voided
     return view
 
 
@@ -693,8 +726,19 @@ def table_snapshot(table: Table, user: User | None) -> dict[str, Any]:
     online = online_users(table.pk)
     seats = [seat_view(s, balances[s.user_id], online) for s in seated]
     current = active_round(table) or latest_round(table)
+    players: list[RoundPlayer] = []
+    withheld = False
     if current is not None:
         current.table = table  # its payloads read the table (stakes_in): no second read
+        players = list(current.players.order_by("position"))
+        withheld = hands_withheld(current, user, players)
+    if withheld:
+        # A balance now is the balance before plus this board's result (and those of the
+        # boards before it here): not for someone who may still be dealt the board.
+        dealt = {p.user_id for p in players}
+        for seat in seats:
+            if seat["user"] in dealt:
+                seat["balance"] = None
     return {
         "type": "snapshot",
         "table": table.pk,
@@ -717,7 +761,7 @@ def table_snapshot(table: Table, user: User | None) -> dict[str, Any]:
             "user": user.pk if user else None,
             "seated": any(s["user"] == (user.pk if user else None) for s in seats),
         },
-        "round": round_view(current, user) if current is not None else None,
+        "round": round_view(current, user, players, withheld) if current is not None else None,
     }
 
 

@@ -186,6 +186,7 @@ class ActionKind(models.TextChoices):
     VIEW_PRIVATE_TABLE = "view_private_table", _("Opened a private table without an invite")
     MUTE = "mute", _("Muted a user's table talk")
     UNMUTE = "unmute", _("Lifted a mute")
+    OPEN_BOARD = "open_board", _("Opened a duplicate board before its reveal")
 
 
 class StaffAction(models.Model):

@@ -18,7 +18,7 @@ from django.utils.translation import gettext_noop
 from accounts.models import User
 from games.models import Round, RoundEvent, RoundPlayer, RoundState, StakesIn
 from games.rules.fair import FairnessError
-from games.selectors import settle_round_result, verify_round
+from games.selectors import hands_withheld, settle_round_result, verify_round
 from ledger import selectors as ledger_selectors
 from ledger.models import Transfer
 from ledger.services import fee_on_gain, round_wallet_results
@@ -203,6 +203,12 @@ def muted_until(user_id: int, now: datetime | None = None) -> datetime | None:
     now = now or timezone.now()
     until = Mute.objects.filter(user_id=user_id, until__gt=now).values_list("until", flat=True)
     return until.first()
+
+
+def board_still_secret(staff: User, round_: Round) -> bool:
+    """Whether the round's cards are a duplicate board ``staff`` may still be dealt: its
+    replay opens only once they accept never to be dealt it (``services.open_board``)."""
+    return hands_withheld(round_, staff, list(round_.players.all()))
 
 
 def fairness(round_: Round) -> tuple[bool, str]:

@@ -27,6 +27,7 @@ from games.errors import GameError
 from games.errors import NotFound as GameNotFound
 from games.models import Round, RoundPlayer, RoundState, Seat, StakesIn, Table
 from games.selectors import active_round, settle_round_result
+from games.services import duplicate as games_duplicate
 from ledger import services as ledger
 from ledger.errors import LedgerError
 from moderation.errors import Forbidden, ModerationError, NotFound
@@ -440,6 +441,39 @@ def record_replay_view(moderator: User, round_: Round) -> StaffAction:
     """Seeing every player's cards is a staff action too; admins can see who looked."""
     _require_moderator(moderator)
     return _audit(moderator, ActionKind.VIEW_REPLAY, round_)
+
+
+@transaction.atomic
+def open_board(moderator: User, round_id: Any) -> StaffAction | None:
+    """Open a finished round of a duplicate board before the board's reveal (its replay).
+
+    Recorded twice, in one transaction: ``games.services.duplicate.record_board_seen``
+    (from now on no table deals the board to this staff member and its cards are no secret
+    for them, docs/duplicate.md) and the audit log. None: the board holds no secret for
+    them (revealed, or played or opened before). Refused while the round is live (nobody
+    sees those hands) and while they play a round of the board themselves.
+    """
+    _require_moderator(moderator)
+    round_ = Round.objects.select_related("board").filter(pk=_as_id(round_id)).first()
+    if round_ is None:
+        raise NotFound()
+    if not round_.is_finished:
+        raise ModerationError(
+            _("This round is still being played: nobody sees its hands yet."), code="round_live"
+        )
+    try:
+        seen = games_duplicate.record_board_seen(moderator, round_, why="moderation_replay")
+    except GameError as exc:
+        raise ModerationError(exc.message, code=exc.code) from exc
+    if seen is None or round_.board is None:
+        return None
+    board = round_.board
+    return _audit(
+        moderator,
+        ActionKind.OPEN_BOARD,
+        round_,
+        after={"schedule": board.schedule_id, "board": board.number},
+    )
 
 
 # --- Remedies: compensation (four eyes above the limit), re-settlement ------------------

@@ -17,6 +17,7 @@ urlpatterns = [
     path("cases/<int:dispute_id>/resolve/", views.resolve, name="resolve"),
     path("cases/<int:dispute_id>/compensate/", views.compensate, name="compensate"),
     path("rounds/<int:round_id>/replay/", views.replay, name="replay"),
+    path("rounds/<int:round_id>/open-board/", views.open_board, name="open_board"),
     path("rounds/<int:round_id>/resettle/", views.resettle, name="resettle"),
     path("rounds/<int:round_id>/void/", views.void_round, name="void_round"),
     path("users/", views.users, name="users"),

@@ -264,10 +264,25 @@ def compensate(request: HttpRequest, dispute_id: int) -> HttpResponse:
 
 @moderator_only
 def replay(request: HttpRequest, round_id: int) -> HttpResponse:
-    round_ = get_object_or_404(Round.objects.select_related("table"), pk=round_id)
+    round_ = get_object_or_404(
+        Round.objects.select_related("table", "board", "board__schedule"), pk=round_id
+    )
     if not round_.is_finished:
         # Every hand of a round still being played is nobody's business, staff included.
         return render(request, "moderation/replay_live.html", {"round": round_}, status=409)
+    if selectors.board_still_secret(_user(request), round_):
+        # A duplicate board other tables may yet be dealt: seeing it bars this staff member
+        # from ever being dealt it. They say so first (open_board), then see it.
+        return render(
+            request,
+            "moderation/replay_board.html",
+            {
+                "round": round_,
+                "board": round_.board,
+                "dispute_id": _case_id(request.GET.get("case")) or "",
+                "settle_again": bool(request.GET.get("settle_again")),
+            },
+        )
     services.record_replay_view(_user(request), round_)
     verified, verify_message = selectors.fairness(round_)
     rows = selectors.settle_again(round_) if request.GET.get("settle_again") else None
@@ -289,6 +304,25 @@ def replay(request: HttpRequest, round_id: int) -> HttpResponse:
             "resettlements": Resettlement.objects.filter(round=round_).select_related("actor"),
         },
     )
+
+
+@require_POST
+@moderator_only
+def open_board(request: HttpRequest, round_id: int) -> HttpResponse:
+    """The replay's "open it anyway" of a duplicate board before its reveal."""
+    try:
+        services.open_board(_user(request), round_id)
+    except NotFound:
+        raise Http404() from None
+    except ModerationError as exc:
+        messages.error(request, exc.message)
+    query = []
+    dispute_id = _case_id(request.POST.get("case"))
+    if dispute_id:
+        query.append(f"case={dispute_id}")
+    if request.POST.get("settle_again"):
+        query.append("settle_again=1")
+    return redirect(_replay_url(round_id) + (f"?{'&'.join(query)}" if query else ""))
 
 
 @require_POST

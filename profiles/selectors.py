@@ -125,11 +125,19 @@ def _scoops(user: User) -> list[tuple[str, int]]:
     return [(str(kind.label), rows.get(kind.value, 0)) for kind in ScoopKind]
 
 
-def recent_rounds(user: User, limit: int = RECENT_ROUNDS) -> QuerySet[RoundStat]:
-    """The player's last settled rounds at public tables (private tables are never listed)."""
+def recent_rounds(
+    user: User, limit: int = RECENT_ROUNDS, *, viewer: Any = None
+) -> QuerySet[RoundStat]:
+    """The player's last settled rounds at public tables (private tables are never listed).
+
+    Seen by anyone but the player, a round of a duplicate board not revealed yet is not
+    listed either: its result would tell how good a hand was that the viewer may still be
+    dealt (docs/duplicate.md)."""
+    rows = RoundStat.objects.filter(user=user, round__table__is_private=False)
+    if getattr(viewer, "pk", None) != user.pk:
+        rows = rows.exclude(round__board__isnull=False, round__board__revealed_at__isnull=True)
     return (
-        RoundStat.objects.filter(user=user, round__table__is_private=False)
-        .select_related("round", "round__table")
+        rows.select_related("round", "round__table")
         .only(
             "round_id",
             "settled_at",

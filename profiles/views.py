@@ -42,7 +42,7 @@ def profile(request: HttpRequest, user_id: int) -> HttpResponse:
             "player": player,
             "avatar": avatar_url(player, choices),
             "figures": selectors.figures(player),
-            "recent": selectors.recent_rounds(player),
+            "recent": selectors.recent_rounds(player, viewer=request.user),
             "ratings": _named_presets(ratings.ratings_of(player)),
             "is_me": request.user.is_authenticated and request.user.pk == player.pk,
         },

@@ -75,6 +75,12 @@ ARENA_STAKE = 1
 duplicate comparison)."""
 
 
+def schedule_owner(tournament_id: int) -> str:
+    """The owner key of a tournament's duplicate schedule (``DuplicateSchedule.owner``):
+    only the tables the tournament opens, presenting it, deal that schedule."""
+    return f"tournament:{tournament_id}"
+
+
 def _lock_arena(tournament_id: Any) -> Tournament:
     tournament = _lock(tournament_id)
     if tournament.kind != Kind.ARENA:
@@ -128,13 +134,6 @@ def create_arena(
             low=shortest,
             high=MAX_MINUTES,
         )
-    schedule = games_duplicate_services.create_schedule(
-        name=str(_("Arena: %(name)s") % {"name": name})[:60],
-        boards=settings.ARENA_BOARDS,
-        preset=preset,
-        rules_overrides=overrides,
-        created_by=user,
-    )
     now = timezone.now()
     tournament = Tournament.objects.create(
         kind=Kind.ARENA,
@@ -143,14 +142,24 @@ def create_arena(
         players=players,
         buy_in=buy_in,
         preset=preset,
-        rules_overrides=schedule.rules_overrides,
+        rules_overrides=overrides,
         starting_stack=0,
         levels=[ARENA_STAKE],
         rounds_per_level=1,
         minutes=minutes,
         starts_at=now + timedelta(seconds=settings.ARENA_START_SECONDS),
-        schedule=schedule,
     )
+    # The arena's own boards: dealt only at the tables it opens (docs/duplicate.md), so
+    # nobody learns them at a table of their own nor adds a result to its comparison.
+    tournament.schedule = games_duplicate_services.create_schedule(
+        name=str(_("Arena: %(name)s") % {"name": name})[:60],
+        boards=settings.ARENA_BOARDS,
+        preset=preset,
+        rules_overrides=overrides,
+        created_by=user,
+        owner=schedule_owner(tournament.pk),
+    )
+    tournament.save(update_fields=["schedule"])
     assert tournament.starts_at is not None
     _schedule(
         "arena_start", (tournament.pk, tournament.starts_at.isoformat()), tournament.starts_at
@@ -395,10 +404,13 @@ def _pair(tournament: Tournament, now: datetime) -> int:
             seats=structure.TABLE_SEATS,
             min_balance=1,
             duplicate_schedule=tournament.schedule,
+            schedule_owner=schedule_owner(tournament.pk),
             stakes_in=StakesIn.POINTS,
         )
         TournamentTable.objects.create(tournament=tournament, table=table, number=number)
-        games_duplicate_services.assign_board(table.pk, tournament.schedule_id, pairing.board)
+        games_duplicate_services.assign_board(
+            table.pk, tournament.schedule_id, pairing.board, owner=schedule_owner(tournament.pk)
+        )
         seating = list(pairing.users)
         rng.shuffle(seating)  # who holds which hand of the board: drawn
         for user_id in seating:
@@ -448,8 +460,18 @@ def record_points(table: Table, round_: Round, players: Sequence[RoundPlayer]) -
         )
     }
     board = round_.board
-    # The settled results of this board elsewhere (this round is not settled yet).
-    others = games_duplicate.duplicate_scores(board.schedule_id, board.number)
+    # The settled results of this board at the arena's other tables (this round is not
+    # settled yet). Only the arena's own: its schedule is dealt nowhere else
+    # (games.services.duplicate.ensure_may_deal), and should a result of the board at
+    # another table ever be in the database, it is no result of this competition.
+    own_tables = set(
+        TournamentTable.objects.filter(tournament=tournament).values_list("table_id", flat=True)
+    )
+    others = [
+        r
+        for r in games_duplicate.duplicate_scores(board.schedule_id, board.number)
+        if r.table_id in own_tables and r.round_id != round_.pk
+    ]
     positions = sorted(p.position for p in players)
     now = timezone.now()
     for p in players:
@@ -457,7 +479,7 @@ def record_points(table: Table, round_: Round, players: Sequence[RoundPlayer]) -
         if entry is None:
             continue
         key = games_duplicate.group_key(round_, positions.index(p.position), len(players))
-        holders = [r.units for r in others if r.group == key and r.round_id != round_.pk]
+        holders = [r.units for r in others if r.group == key]
         units = p.units or 0
         _score, matchpoints = games_duplicate.compare(units, holders)
         scored = arena_rules.score_board(entry.streak, arena_rules.base_points(units, matchpoints))

@@ -10,7 +10,7 @@ from typing import Any
 from django.conf import settings
 from django.utils import timezone
 
-from games.models import Connection, RoundPlayer
+from games.models import BoardSeen, Connection, RoundPlayer
 from ledger import selectors as ledger_selectors
 from tournaments import arena_rules, structure
 from tournaments.models import ArenaResult, ArenaSocket, Entry, EntryState, State, Tournament
@@ -43,12 +43,19 @@ def present_users(tournament: Tournament, user_ids: Collection[int], now: dateti
 
 
 def played_boards(tournament: Tournament, user_ids: Collection[int]) -> dict[int, frozenset[int]]:
-    """The boards of the arena's schedule each user has been dealt (voided rounds count)."""
+    """The boards of the arena's schedule each user has been dealt (voided rounds count)
+    or was shown before its reveal (``BoardSeen``: staff who opened a round of it): the
+    boards the pairing never seats them on."""
     boards: dict[int, set[int]] = defaultdict(set)
     if tournament.schedule_id is not None:
-        for user_id, number in RoundPlayer.objects.filter(
-            user_id__in=list(user_ids), round__board__schedule_id=tournament.schedule_id
-        ).values_list("user_id", "round__board__number"):
+        ids = list(user_ids)
+        dealt = RoundPlayer.objects.filter(
+            user_id__in=ids, round__board__schedule_id=tournament.schedule_id
+        ).values_list("user_id", "round__board__number")
+        seen = BoardSeen.objects.filter(
+            user_id__in=ids, board__schedule_id=tournament.schedule_id
+        ).values_list("user_id", "board__number")
+        for user_id, number in [*dealt, *seen]:
             boards[user_id].add(number)
     return {u: frozenset(boards.get(u, ())) for u in user_ids}
 

@@ -6,11 +6,18 @@ is playing it and the schedule is closed (or staff reveal that board), so nobody
 learn a board's hands from its seed while someone may still be dealt it. See
 docs/duplicate.md.
 
+A schedule may belong to a competition (``DuplicateSchedule.owner``: an arena's): then
+only the tables its owner opens deal it. ``ensure_may_deal`` is the one check every way of
+binding a table to a schedule goes through (``create_table``, ``assign_board``); the
+ordinary paths (the lobby's form, the staff commands) present no owner.
+
 Locks: a deal holds its table's lock and takes the board's row FOR SHARE (deals of one
 board at many tables do not wait for each other); a reveal takes the board FOR UPDATE and
 then looks for live rounds of it. So a reveal and a deal of the same board serialize: the
 reveal either sees the new round (and leaves the seed secret) or the deal sees the board
-revealed (and picks another).
+revealed (and picks another). Recording that staff saw a board (``record_board_seen``)
+takes it FOR UPDATE as well: either the record sees them dealt it (and is refused) or the
+deal sees the record (and deals them another board).
 """
 
 from __future__ import annotations
@@ -27,7 +34,15 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 from games.errors import GameError, NotFound
-from games.models import DuplicateBoard, DuplicateSchedule, Preset, Round, RoundPlayer, Table
+from games.models import (
+    BoardSeen,
+    DuplicateBoard,
+    DuplicateSchedule,
+    Preset,
+    Round,
+    RoundPlayer,
+    Table,
+)
 from games.rules.fair import commitment
 from games.selectors import LIVE_STATES
 from games.services.common import lock_table
@@ -61,14 +76,18 @@ def create_schedule(
     preset: str = Preset.PORTAL,
     rules_overrides: dict[str, Any] | None = None,
     created_by: User | None = None,
+    owner: str = DuplicateSchedule.OPEN,
 ) -> DuplicateSchedule:
-    """A schedule of ``boards`` boards whose seeds are committed (hashed) now."""
+    """A schedule of ``boards`` boards whose seeds are committed (hashed) now.
+
+    ``owner``: the competition it belongs to (``tournament:<id>``), whose tables alone
+    deal it; none (staff's schedules): any duplicate table may."""
     name = name.strip()
     if not name or len(name) > 60:
         raise DuplicateError(_("A schedule needs a name of 1 to 60 characters."), code="bad_name")
     overrides = valid_rules(preset, rules_overrides)
     schedule = DuplicateSchedule.objects.create(
-        name=name, preset=preset, rules_overrides=overrides, created_by=created_by
+        name=name, preset=preset, rules_overrides=overrides, created_by=created_by, owner=owner
     )
     extend_schedule(schedule.pk, boards)
     return schedule
@@ -101,18 +120,25 @@ def extend_schedule(schedule_id: int, boards: int) -> list[DuplicateBoard]:
 
 
 @transaction.atomic
-def assign_board(table_id: int, schedule_id: int, board_no: int | None) -> Table:
+def assign_board(
+    table_id: int, schedule_id: int, board_no: int | None, *, owner: str = DuplicateSchedule.OPEN
+) -> Table:
     """Bind a table to a schedule and, with ``board_no``, make its next deal that board.
 
     The arena's call: the table's next round deals board ``board_no`` (None: the lowest
     board nobody playing has been dealt). A round already live plays on with its own deal.
     The board is still skipped at the deal if a player about to be dealt it has already
     been dealt it elsewhere: nobody plays a board twice (``board_for_deal``).
+    ``owner``: the competition the caller opens the table for (``ensure_may_deal``); a
+    table bound to a competition's schedule is that competition's, to rebind as well.
     """
     table = lock_table(table_id)
     schedule = DuplicateSchedule.objects.filter(pk=schedule_id).first()
     if schedule is None:
         raise NotFound(_("This duplicate schedule does not exist."), code="no_schedule")
+    ensure_may_deal(schedule, owner)
+    if table.duplicate_schedule is not None:
+        ensure_may_deal(table.duplicate_schedule, owner)
     ensure_rules_match(table, schedule)
     if schedule.closed_at is not None:
         raise DuplicateError(_("This duplicate schedule is closed."), code="schedule_closed")
@@ -131,6 +157,30 @@ def assign_board(table_id: int, schedule_id: int, board_no: int | None) -> Table
     return table
 
 
+def ensure_may_deal(schedule: DuplicateSchedule, owner: str) -> None:
+    """Whether a table opened for ``owner`` may deal ``schedule``: the one check.
+
+    A competition's schedule (an arena's) is dealt only at the tables its owner opens:
+    anyone else's table would show them its boards before the competition deals them, and
+    add their results to its comparison (docs/duplicate.md). Every ordinary path (the
+    lobby's form, the staff commands) presents no owner and may deal only open schedules;
+    a competition's tables deal only its own.
+    """
+    if schedule.owner != owner:
+        if schedule.owner:
+            raise DuplicateError(
+                _(
+                    "This duplicate schedule belongs to a competition: only its own tables "
+                    "deal its boards."
+                ),
+                code="schedule_private",
+            )
+        raise DuplicateError(
+            _("A competition's tables deal only the competition's own schedule."),
+            code="schedule_not_owned",
+        )
+
+
 def ensure_rules_match(table: Table, schedule: DuplicateSchedule) -> None:
     """Results of one board compare only under one set of rules."""
     if table.rules.to_dict() != schedule.rules.to_dict():
@@ -144,14 +194,17 @@ def board_for_deal(table: Table, user_ids: Collection[int]) -> DuplicateBoard | 
 
     The board assigned to the table if it can be played, else the lowest-numbered board of
     the schedule that is not revealed and that none of ``user_ids`` has been dealt (a
-    voided round counts: its cards were seen). The caller holds the table's lock.
+    voided round counts: its cards were seen) nor been shown (``BoardSeen``: staff who
+    opened a round of it). The caller holds the table's lock.
     """
     schedule = table.duplicate_schedule
     if schedule is None or schedule.closed_at is not None:
         return None
+    users = list(user_ids)
     unseen = (
         DuplicateBoard.objects.filter(schedule=schedule, revealed_at__isnull=True)
-        .exclude(rounds__players__user_id__in=list(user_ids))
+        .exclude(rounds__players__user_id__in=users)
+        .exclude(seen_by__user_id__in=users)
         .order_by("number")
     )
     wanted = table.next_board
@@ -167,9 +220,14 @@ def board_for_deal(table: Table, user_ids: Collection[int]) -> DuplicateBoard | 
         if number is None:
             return None
         board = _share_locked(schedule.pk, number)
-        if board is not None and not board.is_revealed:
+        if (
+            board is not None
+            and not board.is_revealed
+            # Read under the lock: a record committed before it is seen (record_board_seen).
+            and not BoardSeen.objects.filter(board=board, user_id__in=users).exists()
+        ):
             return board
-        # Revealed between the look and the lock: look again.
+        # Revealed, or shown to one of them, between the look and the lock: look again.
     return None
 
 
@@ -238,6 +296,45 @@ def round_finished(round_: Round) -> None:
     if not _live_rounds(locked).exclude(pk=round_.pk).exists():
         locked.revealed_at = timezone.now()
         locked.save(update_fields=["revealed_at"])
+
+
+class BoardInPlay(DuplicateError):
+    code = "board_in_play_for_you"
+
+
+@transaction.atomic
+def record_board_seen(user: User, round_: Round, why: str) -> BoardSeen | None:
+    """``user`` is about to be shown the cards of ``round_`` outside the round (staff
+    opening its replay): if its board is still secret for them, record it, and from now on
+    no table deals them that board (``board_for_deal``, the arena's pairing) and its cards
+    are no secret for them (``games.selectors.board_audience``).
+
+    None when there is nothing new to record: an ordinary round, a revealed board, one
+    they were dealt or shown before. Refused (``board_in_play_for_you``) while they are dealt
+    in a live round of the board: they would see the hands they play against.
+    """
+    if round_.board_id is None:
+        return None
+    # FOR UPDATE: a deal of this board (FOR SHARE) either committed before (and its round
+    # is seen below) or waits, then sees this record (board_for_deal).
+    dealt = DuplicateBoard.objects.values("schedule_id", "number").get(pk=round_.board_id)
+    board = _lock_board(dealt["schedule_id"], dealt["number"])
+    if board.is_revealed:
+        return None
+    theirs = RoundPlayer.objects.filter(round__board=board, user=user)
+    if theirs.filter(round__state__in=LIVE_STATES).exists():
+        raise BoardInPlay(
+            _(
+                "You are playing this board at a table right now: its other rounds stay "
+                "closed to you until yours is over."
+            )
+        )
+    if theirs.exists():
+        return None  # dealt it before: its cards are no secret for them
+    seen, created = BoardSeen.objects.get_or_create(
+        board=board, user=user, defaults={"round": round_, "why": why}
+    )
+    return seen if created else None
 
 
 def played_board(user_ids: Collection[int], board: DuplicateBoard) -> QuerySet[RoundPlayer]:

@@ -51,15 +51,22 @@ def create_table(
     bot_wait_seconds: int = 5,
     is_private: bool = False,
     duplicate_schedule: DuplicateSchedule | None = None,
+    schedule_owner: str = DuplicateSchedule.OPEN,
     stakes_in: str = StakesIn.XU,
 ) -> Table:
     """Open a table; house rules are validated against RULES.md section 9.
 
     A duplicate table (``duplicate_schedule``) deals the schedule's boards and plays by its
-    rules: ``preset`` and ``rules_overrides`` are the schedule's (docs/duplicate.md).
+    rules: ``preset`` and ``rules_overrides`` are the schedule's (docs/duplicate.md). A
+    competition's schedule is dealt only at the tables its owner opens, presenting itself
+    as ``schedule_owner`` (``games.services.duplicate.ensure_may_deal``).
     ``stakes_in`` other than xu: a table an app (a tournament) opens for its own players
     (games.stakes): unlisted, with seats it assigns, outside its creator's table limits."""
     if duplicate_schedule is not None:
+        # Imported here: games.services.duplicate builds on this module (valid_rules).
+        from games.services.duplicate import ensure_may_deal
+
+        ensure_may_deal(duplicate_schedule, schedule_owner)
         if duplicate_schedule.closed_at is not None:
             raise GameError(_("This duplicate schedule is closed."), code="schedule_closed")
         preset, rules_overrides = duplicate_schedule.preset, duplicate_schedule.rules_overrides

@@ -17,7 +17,7 @@ from django.utils.translation import gettext_lazy as _
 from accounts.models import User
 from games.errors import RoundError
 from games.models import Round, RoundState, Table
-from games.selectors import round_transfer_ids, void_payload
+from games.selectors import board_audience, round_transfer_ids, void_payload, withheld_void
 from games.services import duplicate
 from games.services.common import lock_round, log
 from games.services.countdown import round_over
@@ -70,4 +70,10 @@ def void(
     )
     duplicate.round_finished(round_)
     logger.warning("round voided (%s)", reason)
-    round_over(table, {"type": "voided", **void_payload(round_, reason)})
+    round_over(
+        table,
+        {"type": "voided", **void_payload(round_, reason)},
+        # A duplicate board still secret: its balances only to who may see its cards.
+        audience=board_audience(round_),  # after round_finished: the board may be out now
+        withheld=withheld_void,
+    )

@@ -47,6 +47,8 @@ LABELS = {
     "transfers": _("transfers"),
     "until": _("suspended until"),
     "reason": _("reason"),
+    "schedule": _("duplicate schedule"),
+    "board": _("board"),
 }
 XU_KEYS = {"amount", "limit"}
 CHOICES: dict[str, dict[str, Any]] = {

@@ -97,10 +97,13 @@ def test_others_with_these_cards_appear_once_another_table_played_the_board(
     em = pages.login("em", PHONE)
     # (Asked with her cookies, not by navigating: a 404 page logs a console error.)
     assert em.context.request.get(f"{site.url}/history/{mine['round']}/").status == 404
-    # Watching table A she sees each result in xu, not a card, and no link to the round.
+    # Watching table A she sees who played, not a card nor anyone's result, and no link to
+    # the round.
     em.goto(f"{site.url}/tables/{made['first']}/")
     em.locator(".summary-withheld").wait_for()
     assert em.locator("[data-card]").count() == 0
+    assert em.locator("#summary tr[data-user]").count() == 2
+    assert em.locator("#summary tr[data-xu]").count() == 0
     assert "Chi tiết ván" not in em.locator("#summary .summary-links").inner_text()
 
     theirs = _shell(site, PLAY.format(names=["dung", "em"], table=made["second"]))

@@ -1,6 +1,7 @@
 """A board's reveal racing a deal of that board, on PostgreSQL (two threads, two
 connections): the reveal waits for the deal and is refused, or the deal waits for the
-reveal and plays another board; a board is never revealed while a round plays it."""
+reveal and plays another board; a board is never revealed while a round plays it. The
+same for staff opening a board (``record_board_seen``) while it is dealt to them."""
 
 from __future__ import annotations
 
@@ -13,10 +14,10 @@ import pytest
 
 from games import services
 from games.errors import GameError
-from games.models import DuplicateBoard, DuplicateSchedule, Round, Table
+from games.models import BoardSeen, DuplicateBoard, DuplicateSchedule, Round, Table
 from games.selectors import LIVE_STATES
 from games.services import duplicate
-from tests.games.duplicates import duplicate_table
+from tests.games.duplicates import duplicate_table, play
 from tests.races import race
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
@@ -104,3 +105,47 @@ def test_a_reveal_and_a_deal_of_one_board_at_the_same_moment_serialize(ready):
     dealt = Round.objects.select_related("board").get(pk=deal.pk).board
     assert (board.is_revealed, dealt.number) in {(True, 2), (False, 1)}
     assert isinstance(reveal, DuplicateBoard) == board.is_revealed
+
+
+# --- Staff shown a board (the moderation replay) racing a deal of it to them -------------
+
+
+def _board_one_elsewhere(make_user: Any, schedule: DuplicateSchedule) -> Round:
+    others = [make_user("khac1"), make_user("khac2")]
+    round_ = play(duplicate_table(others[0], schedule, "Bàn khác"), others)
+    assert round_.board is not None and round_.board.number == 1
+    return round_
+
+
+def test_opening_a_board_while_it_is_dealt_to_you_waits_for_the_deal_and_is_refused(
+    ready, make_user, monkeypatch
+):
+    schedule, table, host = ready
+    elsewhere = _board_one_elsewhere(make_user, schedule)
+    locked = threading.Event()
+    monkeypatch.setattr(duplicate, "_share_locked", _holding(duplicate._share_locked, locked))
+    deal, seen = race(
+        lambda: services.start_round(host, table.pk),
+        _after(locked, lambda: duplicate.record_board_seen(host, elsewhere, "moderation_replay")),
+        refusals=(GameError,),
+    )
+    assert isinstance(deal, Round) and deal.board_id == elsewhere.board_id
+    assert isinstance(seen, GameError) and seen.code == "board_in_play_for_you"
+    assert not BoardSeen.objects.exists()
+
+
+def test_a_deal_while_you_open_its_board_waits_and_deals_you_the_next_board(
+    ready, make_user, monkeypatch
+):
+    schedule, table, host = ready
+    elsewhere = _board_one_elsewhere(make_user, schedule)
+    locked = threading.Event()
+    monkeypatch.setattr(duplicate, "_lock_board", _holding(duplicate._lock_board, locked))
+    seen, deal = race(
+        lambda: duplicate.record_board_seen(host, elsewhere, "moderation_replay"),
+        _after(locked, lambda: services.start_round(host, table.pk)),
+        refusals=(GameError,),
+    )
+    assert isinstance(seen, BoardSeen) and seen.board_id == elsewhere.board_id
+    assert isinstance(deal, Round)
+    assert Round.objects.select_related("board").get(pk=deal.pk).board.number == 2

@@ -62,10 +62,19 @@ def test_a_duplicate_showdown_reaches_only_those_who_cannot_be_dealt_the_board_a
         settled = next(m for m in stranger.received if m["type"] == "settled")
         assert settled["withheld"] and settled["server_seed"] == ""
         assert settled["board"] == {"schedule": schedule.pk, "number": 1, "revealed": False}
-        # Nor in a snapshot asked for afterwards.
+        # Nor anyone's result: the rows name the players, nothing of how it went for them.
+        assert [set(row) for row in settled["players"]] == [{"position", "user", "name"}] * 2
+        # Nor in a snapshot asked for afterwards: no card, no result, no balance after it.
         await stranger.send(type="snapshot", ref="again")
         snapshot = await stranger.wait_for(lambda m: m.get("ref") == "again")
         assert snapshot["type"] == "snapshot" and card_strings(snapshot) == set()
+        summary = snapshot["round"]["summary"]
+        assert [set(row) for row in summary["players"]] == [{"position", "user", "name"}] * 2
+        dealt_in = {p.user_id for p in await asyncio.to_thread(lambda: list(round_.players.all()))}
+        assert [s["balance"] for s in snapshot["seats"] if s["user"] in dealt_in] == [None, None]
+        # The round's players get every result, and the new balances.
+        mine = next(m for m in player.received if m["type"] == "settled")
+        assert all(row["xu"] is not None and row["balance"] is not None for row in mine["players"])
 
         # p2 has played board 1 to the end: they see every hand, as the round's players do.
         assert card_strings(veteran.received) == dealt_cards

@@ -154,3 +154,25 @@ def test_my_own_profile_offers_no_friend_or_block_button(client: Any, four: list
     client.force_login(four[0])
     text = client.get(reverse("profiles:profile", kwargs={"user_id": four[0].pk})).content.decode()
     assert 'data-testid="player-actions"' not in text
+
+
+def test_a_profile_lists_a_round_of_a_secret_duplicate_board_to_its_player_only(
+    client: Any, four: list[Any]
+) -> None:
+    """Its result would tell a visitor how good a hand was they may still be dealt."""
+    from games.services import duplicate
+    from tests.games.duplicates import duplicate_table, play
+
+    schedule = duplicate.create_schedule(name="Lặp", boards=2, created_by=four[0])
+    round_ = play(duplicate_table(four[0], schedule), four[:2])
+    services.record_settled_rounds()
+    link = reverse("games:round_detail", kwargs={"round_id": round_.pk})
+    url = reverse("profiles:profile", kwargs={"user_id": four[0].pk})
+    assert link not in client.get(url).content.decode()  # a visitor
+    client.force_login(four[3])
+    assert link not in client.get(url).content.decode()
+    client.force_login(four[0])
+    assert link in client.get(url).content.decode()  # the player's own
+    duplicate.close_schedule(schedule.pk)  # revealed: anyone may see it now
+    client.force_login(four[3])
+    assert link in client.get(url).content.decode()

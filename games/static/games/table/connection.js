@@ -89,7 +89,7 @@ const EVENTS = {
       // The deal moved each player's hold out of the wallet (a snapshot already shows it).
       const seat = state.seats.find((s) => s.user === p.user);
       // Chips are not moved at the deal (only the settlement moves them).
-      if (seat && config.stakes_in === "xu") seat.balance = Math.max(0, seat.balance - p.hold);
+      if (seat && config.stakes_in === "xu" && seat.balance != null) seat.balance = Math.max(0, seat.balance - p.hold);
       if (seat && p.user === config.user) setHeaderBalance(seat.balance);
     }
     state.round = {
@@ -157,8 +157,9 @@ const EVENTS = {
     state.round.summary = e;
     for (const row of e.players) {
       const seat = state.seats.find((s) => s.user === row.user);
-      if (seat) seat.balance = row.balance;
-      if (row.user === config.user) setHeaderBalance(row.balance);
+      // A withheld summary carries no balance (it would tell the board's result).
+      if (seat) seat.balance = row.balance ?? null;
+      if (row.user === config.user && row.balance != null) setHeaderBalance(row.balance);
     }
     renderSummary(true);
   },
@@ -169,8 +170,8 @@ const EVENTS = {
     state.round.voided = e;
     for (const row of e.players) {
       const seat = state.seats.find((s) => s.user === row.user);
-      if (seat) seat.balance = row.balance;
-      if (row.user === config.user) setHeaderBalance(row.balance);
+      if (seat) seat.balance = row.balance ?? null;
+      if (row.user === config.user && row.balance != null) setHeaderBalance(row.balance);
     }
     board.setLocked(true);
     renderSummary(true);

@@ -96,7 +96,8 @@ function seatHead(seat, player) {
       who.append(card);
     }
   }
-  if (hasBalance()) who.append(el("span", "balance", `${xu(seat.balance)} ${unit()}`));
+  // No balance (null): a duplicate board's result it would tell me is still a secret.
+  if (hasBalance() && seat.balance != null) who.append(el("span", "balance", `${xu(seat.balance)} ${unit()}`));
   const live = state.round && (state.round.state === "arranging" || state.round.state === "showdown");
   if (seat.user === config.user) setHeaderInPlay(live && player ? player.hold : 0);
   if (live && player && player.hold > 0 && seat.user === config.user) {
@@ -158,7 +159,7 @@ function playerDelta(player) {
   const position = player.position;
   if (round.summary) {
     const row = round.summary.players.find((p) => p.user === player.user);
-    return row ? row.xu : null;
+    return row && row.xu != null ? row.xu : null; // none in a withheld summary
   }
   const reveal = round.reveal;
   if (!reveal || reveal.withheld) return null;

@@ -176,12 +176,17 @@ export function renderSummary(focus) {
   const thead = el("thead");
   thead.append(head);
   const body = el("tbody");
+  // A withheld summary (a duplicate board I may still be dealt) names the players and no
+  // result: a result would tell how good the hand each one held was.
+  const results = !summary.withheld;
   for (const row of summary.players) {
     const tr = el("tr", row.user === config.user ? "is-you" : "");
     tr.dataset.user = String(row.user);
-    tr.dataset.xu = String(row.xu || 0);
-    tr.dataset.balance = String(row.balance);
-    tr.dataset.status = row.status;
+    if (results) {
+      tr.dataset.xu = String(row.xu || 0);
+      tr.dataset.balance = String(row.balance);
+      tr.dataset.status = row.status;
+    }
     const th = el("th");
     const label = row.user === config.user ? fmt(gettext("%(name)s (you)"), { name: row.name }) : row.name;
     const name = el("span", "name", label);
@@ -199,9 +204,9 @@ export function renderSummary(focus) {
     tr.append(th);
     tr.append(el("td", "num", row.chi_won ?? "—"));
     tr.append(el("td", "num", row.chi_lost ?? "—"));
-    tr.append(el("td", `num ${row.xu > 0 ? "win" : row.xu < 0 ? "lose" : ""}`, signed(row.xu || 0)));
-    if (balances) tr.append(el("td", "num", xu(row.balance)));
-    if (summary.rated) tr.append(ratingCell(row.rating));
+    tr.append(results ? el("td", `num ${row.xu > 0 ? "win" : row.xu < 0 ? "lose" : ""}`, signed(row.xu || 0)) : el("td", "num", "—"));
+    if (balances) tr.append(el("td", "num", results ? xu(row.balance) : "—"));
+    if (summary.rated) tr.append(ratingCell(results ? row.rating : null));
     body.append(tr);
   }
   table.append(thead, body);
@@ -272,11 +277,14 @@ function renderVoided(box, voided, focus) {
   box.append(el("p", "", why));
   // Only xu are held at the deal: chips and points have nothing to return (games.stakes).
   if (me && (voided.stakes_in || "xu") === "xu") box.append(el("p", "", fmt(gettext("Returned to you: %(x)s xu. Your balance: %(b)s xu."), { x: xu(me.returned), b: xu(me.balance) })));
-  const detail = el("a", "", gettext("Round details"));
-  detail.href = `${config.history}${voided.round}/`;
-  const links = el("p", "summary-links");
-  links.append(detail);
-  box.append(links);
+  // Someone who may still be dealt a duplicate board cannot open its rounds (404).
+  if (!voided.withheld) {
+    const detail = el("a", "", gettext("Round details"));
+    detail.href = `${config.history}${voided.round}/`;
+    const links = el("p", "summary-links");
+    links.append(detail);
+    box.append(links);
+  }
   showSummary(box, focus);
 }
 
