@@ -43,3 +43,25 @@ class User(AbstractUser):
     def is_suspended(self, now: datetime | None = None) -> bool:
         now = now or timezone.now()
         return self.suspended_until is not None and self.suspended_until > now
+
+
+class SignUp(models.Model):
+    """Where an account was signed up from (the sign-up page's client address; an IPv6 /64
+    network counts as one address), on which Vietnamese calendar day, and whether it
+    received the sign-up grant: at most SIGNUP_GRANTS_PER_ADDRESS_PER_DAY accounts of one
+    address and day do (docs/ledger.md)."""
+
+    user = models.OneToOneField(
+        User, on_delete=models.CASCADE, primary_key=True, related_name="signup"
+    )
+    address = models.CharField(_("address"), max_length=64)
+    day = models.DateField(_("day (Vietnam time)"))
+    granted = models.BooleanField(_("received the sign-up grant"))
+
+    class Meta:
+        verbose_name = _("sign-up")
+        verbose_name_plural = _("sign-ups")
+        indexes = [models.Index(fields=["address", "day"], name="signup_address_day_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} from {self.address} on {self.day}"

@@ -2,22 +2,30 @@
 
 from __future__ import annotations
 
+import hashlib
 import unicodedata
-from datetime import datetime
+from datetime import date, datetime
+from zoneinfo import ZoneInfo
 
-from django.db import transaction
+from django.conf import settings
+from django.db import connection, transaction
 from django.db.models import Q
 from django.dispatch import Signal
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
+from accounts.addresses import address_group
 from accounts.errors import AccountError, SeatRefused
-from accounts.models import Language, User
+from accounts.models import Language, SignUp, User
 
 DISPLAY_NAME_MAX = 40
 
+# The day of the sign-up grant's limit per address: Vietnam's, like the daily bonus.
+GRANT_DAY_TIMEZONE = ZoneInfo("Asia/Ho_Chi_Minh")
+
 # Sent inside the sign-up transaction, so what listens (the ledger's sign-up grant)
-# commits or rolls back with the new account. Arguments: user.
+# commits or rolls back with the new account. Arguments: user, grant (False when the
+# account's address has had its sign-up grants for the day: no grant for this one).
 user_signed_up = Signal()
 
 
@@ -29,8 +37,14 @@ def sign_up(
     display_name: str = "",
     email: str = "",
     language: str = Language.VIETNAMESE,
+    address: str | None = None,
 ) -> User:
-    """Create a player account; listeners of `user_signed_up` run in the same transaction."""
+    """Create a player account; listeners of `user_signed_up` run in the same transaction.
+
+    ``address``: the client's (the sign-up page passes it). The first
+    SIGNUP_GRANTS_PER_ADDRESS_PER_DAY accounts of an address each Vietnamese day get the
+    sign-up grant; later ones are created without it. None (accounts made by the site
+    itself: demo data, tests) records nothing and grants."""
     user = User.objects.create_user(
         username=username,
         password=password,
@@ -38,8 +52,46 @@ def sign_up(
         display_name=display_name.strip(),
         preferred_language=language,
     )
-    user_signed_up.send(sender=User, user=user)
+    grant = True if address is None else _record_sign_up(user, address)
+    user_signed_up.send(sender=User, user=user, grant=grant)
     return user
+
+
+def grant_day(now: datetime | None = None) -> date:
+    return timezone.localtime(now or timezone.now(), GRANT_DAY_TIMEZONE).date()
+
+
+def _record_sign_up(user: User, address: str) -> bool:
+    """Record where the account came from; whether it may have the sign-up grant."""
+    group, day = address_group(address), grant_day()
+    _hold_address(group, day)
+    granted = (
+        SignUp.objects.filter(address=group, day=day, granted=True).count()
+        < settings.SIGNUP_GRANTS_PER_ADDRESS_PER_DAY
+    )
+    SignUp.objects.create(user=user, address=group, day=day, granted=granted)
+    return granted
+
+
+def _hold_address(group: str, day: date) -> None:
+    """Serialize the sign-ups of one address and day until the transaction ends: two at
+    once would both count the same grants and both pass the limit. A PostgreSQL advisory
+    lock on the pair (a collision only serializes more); SQLite serializes every writer,
+    and the sign-up has written its user already."""
+    if connection.vendor != "postgresql":
+        return
+    digest = hashlib.sha256(f"signup:{group}:{day.isoformat()}".encode()).digest()
+    key = int.from_bytes(digest[:8], "big", signed=True)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_xact_lock(%s)", [key])
+
+
+def grants_left(address: str | None, now: datetime | None = None) -> int:
+    """How many more accounts of this address get the sign-up grant today (the page says)."""
+    counted = SignUp.objects.filter(
+        address=address_group(address), day=grant_day(now), granted=True
+    ).count()
+    return max(settings.SIGNUP_GRANTS_PER_ADDRESS_PER_DAY - counted, 0)
 
 
 def clean_display_name(name: str, *, user: User | None = None) -> str:

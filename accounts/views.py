@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts import services
+from accounts.addresses import UNKNOWN, client_address
 from accounts.errors import AccountError
 from accounts.forms import ProfileForm, SignUpForm
 from accounts.middleware import SUPPORTED
@@ -22,6 +23,8 @@ def sign_up(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("home")
     form = SignUpForm(request.POST or None)
+    # The sign-up grant is limited per client address and day (docs/ledger.md).
+    address = client_address(request) or UNKNOWN
     if request.method == "POST" and form.is_valid():
         user = services.sign_up(
             username=form.cleaned_data["username"],
@@ -29,16 +32,26 @@ def sign_up(request: HttpRequest) -> HttpResponse:
             display_name=form.cleaned_data["display_name"],
             email=form.cleaned_data["email"],
             language=getattr(request, "LANGUAGE_CODE", settings.LANGUAGE_CODE),
+            address=address,
         )
         login(request, user, backend="accounts.backends.PeopleOnlyBackend")
-        welcome = {"name": user.shown_name, "amount": settings.SIGNUP_GRANT_XU}
-        messages.success(request, render_to_string("accounts/welcome.txt", welcome).strip())
+        welcome = {
+            "name": user.shown_name,
+            "amount": settings.SIGNUP_GRANT_XU,
+            "granted": user.signup.granted,
+            "per_day": settings.SIGNUP_GRANTS_PER_ADDRESS_PER_DAY,
+        }
+        text = render_to_string("accounts/welcome.txt", welcome).strip()
+        (messages.success if welcome["granted"] else messages.warning)(request, text)
         return redirect(safe_next(request) or "home")
-    return render(
-        request,
-        "accounts/signup.html",
-        {"form": form, "signup_grant": settings.SIGNUP_GRANT_XU, "next": safe_next(request)},
-    )
+    context = {
+        "form": form,
+        "signup_grant": settings.SIGNUP_GRANT_XU,
+        "grants_per_day": settings.SIGNUP_GRANTS_PER_ADDRESS_PER_DAY,
+        "grants_left": services.grants_left(address),
+        "next": safe_next(request),
+    }
+    return render(request, "accounts/signup.html", context)
 
 
 MAX_NEXT_LENGTH = 2000

@@ -31,7 +31,7 @@ from chat.wordfilter import mask
 from games import events
 from games.errors import NotFound
 from games.models import Round, Seat, Table
-from games.selectors import is_acting_host
+from games.selectors import is_acting_host, may_enter
 from moderation import selectors as moderation_selectors
 from moderation import services as moderation
 from moderation.errors import ModerationError
@@ -136,6 +136,10 @@ def post_message(
 ) -> ChatMessage:
     """Say something at a table: free text (filtered if the table says so) or a quick phrase."""
     table = _table(table_id)
+    if not may_enter(table, user):
+        # Only who may be at the table talks there: a socket whose link was just revoked
+        # (closed once the revoke commits) is refused meanwhile (docs/social.md).
+        raise ChatError()
     _may_talk(user)
     chat_settings = selectors.settings_of(table.pk)
     channel = _channel(user, table, chat_settings, channel)

@@ -407,12 +407,22 @@ class TableConsumer(_Consumer):
                 logger.exception("table %s: connect failed", self.table_id)
                 await self.server_error()
                 return
+            if snapshot is None:
+                self.access_lost = True
+                await self.close(code=CLOSE_FORBIDDEN)
+                return
             snapshot["ref"] = None
             await self.in_order.snapshot(snapshot)
 
-    def _arrive(self) -> dict[str, Any]:
-        """Record this socket's presence and take the snapshot it starts from."""
+    def _arrive(self) -> dict[str, Any] | None:
+        """Record this socket's presence and take the snapshot it starts from; None when a
+        private table no longer lets the user in."""
         with querycount.step("connect"):
+            if self.private and not _may_still_enter(self.table_id, self.user.pk):
+                # Checked again now that the socket is in the table's groups: a link revoked
+                # (or a block made) after the handshake's check and before the join sent its
+                # shut_out where this socket was not yet listening.
+                return None
             services.connected(self.user, self.table_id, self.connection_id)
             return self._snapshot()
 
@@ -456,6 +466,12 @@ class TableConsumer(_Consumer):
             await self.close(code=CLOSE_FORBIDDEN)
             return
         head = event["head"]
+        if head.get("type") == "shut_out" and head.get("user") == self.user.pk:
+            # A revoked link or a block: this user may no longer be at this private table
+            # (games.services.common.shut_out_barred). Nothing more is sent or acted on.
+            self.access_lost = True
+            await self.close(code=CLOSE_FORBIDDEN)
+            return
         text = event["text"]
         audience = event.get("audience")
         if audience is not None and self.user.pk not in audience:
@@ -468,6 +484,7 @@ class TableConsumer(_Consumer):
             and head.get("user") == self.user.pk
         ):
             # The host removed this player from a private table: they no longer watch it.
+            self.access_lost = True
             await self.close(code=CLOSE_FORBIDDEN)
 
     async def send_snapshot(self, ref: Any = None) -> None:

@@ -175,6 +175,12 @@ def to_player(table_id: int, user_id: int, payload: dict[str, Any]) -> None:
     publish(private_group(table_id, user_id), payload, private=True)
 
 
+def shut_out(table_id: int, user_id: int, reason: str) -> None:
+    """Close this user's sockets to the table with 4403 (games.consumers), once the
+    transaction commits: they may no longer be there (a revoked link, a block)."""
+    to_player(table_id, user_id, {"type": "shut_out", "user": user_id, "reason": reason})
+
+
 def to_lobby(payload: dict[str, Any]) -> None:
     publish(LOBBY, payload)
 

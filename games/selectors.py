@@ -15,6 +15,7 @@ from django.conf import settings
 from django.core.paginator import Paginator
 from django.db.models import Count, F, QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 from accounts.roles import is_admin, is_moderator
@@ -114,7 +115,8 @@ def held_seats(table: Table, *, for_others_than: User | None = None) -> int:
 def may_enter(table: Table, user: User) -> bool:
     """A public table: anyone. A private one: its host and creator, whoever sits there,
     staff, a friend a seat is held for, and whoever opened a valid invite link and was not
-    removed by the host since. A managed table (a tournament's) may keep people out
+    removed by the host since, unless another app keeps them out (social: a block between
+    them and the host or creator). A managed table (a tournament's) may keep people out
     (``games.signals.watch_requested``: an arena's board), never staff."""
     if table.is_managed and not _watch_allowed(table, user):
         return False
@@ -122,16 +124,36 @@ def may_enter(table: Table, user: User) -> bool:
         return True
     if not user.is_authenticated:
         return False
-    return user.pk == table.host_id or is_staff(user) or _invited(table, user)
+    if user.pk == table.host_id or is_staff(user):
+        return True
+    # Seated: they stay (a block made while both sit at one table stands nobody up; the
+    # host may remove them between rounds: docs/social.md).
+    if _seated(table, user):
+        return True
+    if entry_refusal(table, user) is not None:
+        return False
+    return _asked_in(table, user)
 
 
 def _watch_allowed(table: Table, user: User) -> bool:
-    from games.signals import watch_requested
-
     if user.is_authenticated and is_staff(user):
         return True
-    answers = watch_requested.send(sender=Table, table=table, user=user)
-    return not any(answer is not None and not answer for _receiver, answer in answers)
+    return entry_refusal(table, user) is None
+
+
+def entry_refusal(table: Table, user: User) -> str | None:
+    """Why another app keeps ``user`` out of ``table`` (``games.signals.watch_requested``),
+    or None: the receivers' reason, else a neutral one."""
+    from games.signals import watch_requested
+
+    for _receiver, said in watch_requested.send(sender=Table, table=table, user=user):
+        answer: object = said  # receivers return False, True, None or a reason
+        if answer is None or answer is True:
+            continue
+        if answer:
+            return str(answer)
+        return str(_("You cannot join this table."))
+    return None
 
 
 def is_staff(user: User) -> bool:
@@ -145,16 +167,20 @@ def enters_as_staff(table: Table, user: User) -> bool:
         table.is_private
         and user.pk != table.host_id
         and is_staff(user)
-        and not _invited(table, user)
+        and not _seated(table, user)
+        and not _asked_in(table, user)
     )
 
 
-def _invited(table: Table, user: User) -> bool:
-    """Let in as a player: a bot the host asked for, a seat, a held seat or a valid link."""
+def _seated(table: Table, user: User) -> bool:
+    return table.seat_set.filter(user=user).exists()
+
+
+def _asked_in(table: Table, user: User) -> bool:
+    """Let in as a player who is not seated: a bot the host asked for, a held seat or a
+    valid link."""
     if user.is_bot and table.allow_bots:
         return True  # the host asked for bots at this table
-    if table.seat_set.filter(user=user).exists():
-        return True
     if active_holds(table).filter(user=user).exists():
         return True
     guest = TableGuest.objects.filter(table=table, user=user).select_related("invite").first()

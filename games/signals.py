@@ -49,12 +49,24 @@ voided): receivers guard what they can get wrong.
 
 sit_requested = Signal()
 """Sent by ``games.services.sit`` at once, inside its transaction, before a person takes a
-seat at an ordinary table. Arguments: user, table. A receiver returns a translated reason
-to refuse the seat (an entrant of a tournament that is about to seat them), or None."""
+seat at an ordinary table. Arguments: user, table. A receiver returns a reason to refuse
+the seat, or None: a translated string (an entrant of a tournament that is about to seat
+them) or a ``games.errors.GameError`` whose code and message the refusal keeps (social: a
+block keeps two people apart, so nobody sits where someone they blocked, or who blocked
+them, is seated)."""
 
 
 watch_requested = Signal()
-"""Sent by ``games.selectors.may_enter`` at once, for a managed table (a tournament's) and
-a user who is not staff. Arguments: table, user. A receiver returns False to keep the user
-out of the table's page and socket (an arena's board, which an entrant watching could
-still be dealt), or None."""
+"""Sent by ``games.selectors.may_enter`` at once, for a user who is not staff: at a
+managed table (a tournament's), and at a private table to anyone but its creator and
+those seated there. Also sent by ``games.services.private.admit`` before an invite link
+lets someone in. Arguments: table, user. A receiver returns False, or a translated reason,
+to keep the user out of the table's page and socket (an arena's board, which an entrant
+watching could still be dealt; social: the host or creator of a private table blocked
+them, or they blocked the host or creator), else None (or True)."""
+
+
+invite_requested = Signal()
+"""Sent by ``games.services.private.hold_seat`` at once, inside its transaction, before a
+host keeps a seat for someone. Arguments: host, user, table. A receiver returns a
+translated reason to refuse (social: a block between the two), or None."""

@@ -7,5 +7,8 @@ from typing import Any
 from ledger import services
 
 
-def grant_on_sign_up(sender: Any, user: Any, **_kwargs: Any) -> None:
-    services.grant_signup_bonus(user)
+def grant_on_sign_up(sender: Any, user: Any, grant: bool = True, **_kwargs: Any) -> None:
+    """The welcome grant, unless the account's address has had the day's grants (accounts:
+    SIGNUP_GRANTS_PER_ADDRESS_PER_DAY)."""
+    if grant:
+        services.grant_signup_bonus(user)

@@ -330,6 +330,10 @@ ARENA_MIN_MINUTES = env_int("ARENA_MIN_MINUTES", 3, minimum=1, maximum=3)
 TABLE_INVITE_HOURS = env_int("TABLE_INVITE_HOURS", 24, minimum=1, maximum=24 * 30)
 # How long the host can keep a free seat for an invited friend.
 TABLE_SEAT_HOLD_MINUTES = env_int("TABLE_SEAT_HOLD_MINUTES", 5, minimum=1, maximum=120)
+# Friend requests and table invitations one person may send per rolling hour
+# (docs/social.md); repeated notices from one sender coalesce into one unread notification.
+SOCIAL_REQUESTS_PER_HOUR = env_int("SOCIAL_REQUESTS_PER_HOUR", 20, minimum=1, maximum=10_000)
+SOCIAL_INVITES_PER_HOUR = env_int("SOCIAL_INVITES_PER_HOUR", 30, minimum=1, maximum=10_000)
 # Tables per page of the lobby (the page and the lobby socket).
 LOBBY_PAGE_SIZE = env_int("LOBBY_PAGE_SIZE", 50, minimum=5, maximum=500)
 
@@ -337,6 +341,11 @@ LOBBY_PAGE_SIZE = env_int("LOBBY_PAGE_SIZE", 50, minimum=5, maximum=500)
 HOUSE_FEE_PERCENT = env_decimal_percent("HOUSE_FEE_PERCENT", "0")
 # Xu granted once at sign-up (the ledger grants it; the sign-up page and welcome say how much).
 SIGNUP_GRANT_XU = 10_000
+# How many new accounts from one client address receive the sign-up grant per Vietnamese
+# calendar day (docs/ledger.md); later ones are created without it. 0: none at all.
+SIGNUP_GRANTS_PER_ADDRESS_PER_DAY = env_int(
+    "SIGNUP_GRANTS_PER_ADDRESS_PER_DAY", 3, minimum=0, maximum=10_000
+)
 
 # --- Moderation -------------------------------------------------------------------------
 # A player may dispute a round this many days after it ended.

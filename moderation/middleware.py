@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 from django.http import HttpRequest, HttpResponse
 
+from accounts.addresses import client_address
 from moderation import services
 
 SESSION_KEY = "moderation_ip"
@@ -17,9 +18,8 @@ class RecordAddressMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         user = getattr(request, "user", None)
-        # REMOTE_ADDR is the peer daphne saw; behind a proxy, daphne's --proxy-headers
-        # puts the client's address there.
-        ip = request.META.get("REMOTE_ADDR")
+        # The peer daphne saw (behind a proxy, the client's): accounts.addresses.
+        ip = client_address(request)
         if (
             user is not None
             and user.is_authenticated

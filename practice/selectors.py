@@ -49,18 +49,39 @@ def _shown(deal: DailyDeal) -> QuerySet[DailyAttempt]:
     )
 
 
+def is_closed(deal: DailyDeal, today: date | None = None) -> bool:
+    """The day is over: its board is final, and the engine's best arrangement and everyone's
+    arrangements may be shown (until then, each player sees only their own)."""
+    return deal.day < (today or timezone.localdate())
+
+
 @dataclass(frozen=True)
 class BoardRow:
     rank: int
     name: str
     ev: float
     is_you: bool
+    chi: list[list[str]] | None
+    """The arrangement, once the day is closed; None before (nobody copies anybody)."""
 
 
-def board(deal: DailyDeal, user: User | None = None, size: int = BOARD_SIZE) -> list[BoardRow]:
-    """The board of the day: most expected units first, ties by who submitted first."""
+def board(
+    deal: DailyDeal,
+    user: User | None = None,
+    size: int = BOARD_SIZE,
+    today: date | None = None,
+) -> list[BoardRow]:
+    """The board of the day: most expected units first, ties by who submitted first. Names,
+    scores and ranks; the arrangements only once the day is closed."""
+    closed = is_closed(deal, today)
     return [
-        BoardRow(rank, a.user.shown_name, a.ev, user is not None and a.user_id == user.pk)
+        BoardRow(
+            rank,
+            a.user.shown_name,
+            a.ev,
+            user is not None and a.user_id == user.pk,
+            a.chi if closed else None,
+        )
         for rank, a in enumerate(_shown(deal)[:size], start=1)
     ]
 

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import secrets
+from datetime import date
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -29,7 +30,8 @@ def _user(request: HttpRequest) -> User:
 @login_required
 @require_http_methods(["GET", "POST"])
 def daily(request: HttpRequest) -> HttpResponse:
-    """Today's hand to arrange, or, once played, the result against the engine and the board."""
+    """Today's hand to arrange, or, once played, your result and the board (the engine's
+    best and everyone's arrangements once the day is closed: ``daily_day``)."""
     user = _user(request)
     deal = services.todays_deal()
     if request.method == "POST":
@@ -47,48 +49,92 @@ def _daily_page(
     request: HttpRequest, deal: DailyDeal, error: Refused | None = None, status: int = 200
 ) -> HttpResponse:
     user = _user(request)
-    today = deal.day
+    today = timezone.localdate()
     attempt = selectors.attempt_of(user, deal)
+    closed = selectors.is_closed(deal, today)
     context: dict[str, Any] = {
         "deal": deal,
+        "closed": closed,
         "streak": selectors.streak(user, today),
         "error": error,
+        "yesterday": DailyDeal.objects.filter(day__lt=today).order_by("-day").first(),
     }
-    if attempt is None:
+    if closed:
+        # The day is over: everything (the engine's best, everyone's arrangements).
+        context.update(_daily_result(attempt, deal, user, closed=True))
+    elif attempt is None:
         # Before the player submits: only their cards and the day's commitment. The best
         # arrangement and the board are not in the page (no spoilers).
         context["hand"] = deal.cards
     else:
-        context.update(_daily_result(attempt, deal, user))
+        # Played, the day still open: their own arrangement, score and rank, and the
+        # board's names and scores. Not the engine's best, nor anyone else's arrangement,
+        # until the day closes: a second account's result is no answer for the first.
+        context.update(_daily_result(attempt, deal, user, closed=False))
     return render(request, "practice/daily.html", context, status=status)
 
 
-def _daily_result(attempt: DailyAttempt, deal: DailyDeal, user: User) -> dict[str, Any]:
+def _daily_result(
+    attempt: DailyAttempt | None, deal: DailyDeal, user: User, *, closed: bool
+) -> dict[str, Any]:
     rules = Rules.preset(deal.preset)
-    mine = Priced(
-        chi=attempt.chi, ev=attempt.ev, win=attempt.win, tie=attempt.tie, instant=attempt.instant
-    )
-    rank, total = selectors.rank_of(attempt)
-    return {
+    best = services.best_of(deal) if closed else None
+    context: dict[str, Any] = {
         "attempt": attempt,
-        "result": _result(mine, services.best_of(deal), rules),
         "board": selectors.board(deal, user),
-        "rank": rank,
-        "total": total,
+        "rank": 0,
+        "total": 0,
     }
+    if attempt is not None:
+        mine = Priced(
+            chi=attempt.chi,
+            ev=attempt.ev,
+            win=attempt.win,
+            tie=attempt.tie,
+            instant=attempt.instant,
+        )
+        context["result"] = _result(mine, best, rules)
+        context["rank"], context["total"] = selectors.rank_of(attempt)
+    elif best is not None:
+        context["best_only"] = {
+            "best": best,
+            "best_reasons": pricing.reasons(best, rules),
+            "best_instant": pricing.instant_name(best.instant),
+        }
+    return context
 
 
-def _result(mine: Priced, best: Priced, rules: Rules) -> dict[str, Any]:
-    return {
+def _result(mine: Priced, best: Priced | None, rules: Rules) -> dict[str, Any]:
+    """The result page's figures: yours, and the engine's best when it may be shown."""
+    result: dict[str, Any] = {
         "mine": mine,
-        "best": best,
-        "gap": max(best.ev - mine.ev, 0.0),
-        "is_best": mine.ev >= best.ev - 1e-9,
         "mine_reasons": pricing.reasons(mine, rules),
-        "best_reasons": pricing.reasons(best, rules),
         "mine_instant": pricing.instant_name(mine.instant),
-        "best_instant": pricing.instant_name(best.instant),
     }
+    if best is not None:
+        result.update(
+            best=best,
+            gap=max(best.ev - mine.ev, 0.0),
+            is_best=mine.ev >= best.ev - 1e-9,
+            best_reasons=pricing.reasons(best, rules),
+            best_instant=pricing.instant_name(best.instant),
+        )
+    return result
+
+
+@login_required
+@require_GET
+def daily_day(request: HttpRequest, day: str) -> HttpResponse:
+    """A closed day's hand: your arrangement against the engine's best, and the board with
+    everyone's arrangements. Today's (or a day to come) is the daily page's."""
+    try:
+        wanted = date.fromisoformat(day)
+    except ValueError:
+        raise Http404 from None
+    if wanted >= timezone.localdate():
+        return redirect("practice:daily")
+    deal = get_object_or_404(DailyDeal, day=wanted)
+    return _daily_page(request, deal)
 
 
 @require_GET

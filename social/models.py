@@ -121,6 +121,15 @@ class Notification(models.Model):
         verbose_name_plural = _("notifications")
         ordering = ["-created_at", "-pk"]
         indexes = [models.Index(fields=["user", "read_at"], name="social_unread_idx")]
+        constraints = [
+            # Repeated notices of one kind from one sender coalesce into one unread
+            # notification, renewed rather than repeated (social.services._notify).
+            models.UniqueConstraint(
+                fields=["user", "kind", "actor"],
+                condition=Q(read_at__isnull=True),
+                name="social_one_unread_notice",
+            )
+        ]
 
     def __str__(self) -> str:
         return f"{self.user_id} {self.kind}"
@@ -136,3 +145,26 @@ class Notification(models.Model):
             "name": name,
             "table": self.table_name,
         }
+
+
+class SentKind(models.TextChoices):
+    FRIEND_REQUEST = "friend_request", _("Friend request")
+    TABLE_INVITE = "table_invite", _("Invitation to a table")
+
+
+class Sent(models.Model):
+    """A friend request or a table invitation someone sent, counted against their limit per
+    rolling hour (SOCIAL_REQUESTS_PER_HOUR, SOCIAL_INVITES_PER_HOUR); rows older than the
+    hour are deleted at the sender's next send."""
+
+    sender = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    kind = models.CharField(max_length=20, choices=SentKind.choices)
+    created_at = models.DateTimeField()
+
+    class Meta:
+        verbose_name = _("request or invitation sent")
+        verbose_name_plural = _("requests and invitations sent")
+        indexes = [models.Index(fields=["sender", "kind", "created_at"], name="social_sent_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.sender_id} {self.kind} {self.created_at:%Y-%m-%d %H:%M}"

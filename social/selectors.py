@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
-from django.db.models import Q, QuerySet
+from django.db.models import Case, IntegerField, Q, QuerySet, Value, When
 
 from accounts.models import User
 from games.models import Connection, Seat, Table
@@ -15,6 +16,33 @@ from social.models import Block, FriendRequest, Friendship, Notification
 def blocked_ids(user_id: int) -> set[int]:
     """The ids of the users whose messages, invitations and requests `user_id` must not see."""
     return set(Block.objects.filter(blocker_id=user_id).values_list("blocked_id", flat=True))
+
+
+def block_between(user_id: int, other_ids: Iterable[int]) -> Block | None:
+    """A block between ``user_id`` and one of ``other_ids``, made by either side, or None.
+    One the user made comes first: their refusal may name whom they blocked."""
+    others = {pk for pk in other_ids if pk != user_id}
+    if not others:
+        return None
+    theirs_last = Case(
+        When(blocker_id=user_id, then=Value(0)), default=Value(1), output_field=IntegerField()
+    )
+    return (
+        Block.objects.filter(
+            Q(blocker_id=user_id, blocked_id__in=others)
+            | Q(blocked_id=user_id, blocker_id__in=others)
+        )
+        .select_related("blocker", "blocked")
+        .order_by(theirs_last, "pk")
+        .first()
+    )
+
+
+def kept_apart(a_id: int, b_id: int) -> bool:
+    """A block, either way, keeps two people apart: neither sits where the other is seated,
+    watches or enters a private table the other hosts or created, nor invites the other
+    (docs/social.md). The one rule every guard asks (social.receivers, social.services)."""
+    return block_between(a_id, [b_id]) is not None
 
 
 def are_friends(a_id: int, b_id: int) -> bool:

@@ -1,37 +1,99 @@
 """Every write of the social app: one transaction each.
 
 Two people's rows are locked in id order before anything between them changes: a request
-sent both ways at once, or accepted twice, then meets one state (docs/social.md).
+sent both ways at once, or accepted twice, then meets one state; and the sender's row is
+one of them, so their sends are counted against their hourly limit one after the other
+(docs/social.md).
 """
 
 from __future__ import annotations
 
+from datetime import timedelta
+
+from django.conf import settings
 from django.db import transaction
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import formats, timezone
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 from games.errors import GameError
-from games.models import Seat
+from games.models import Connection, Seat, Table
 from games.selectors import is_acting_host
 from games.services import private
+from games.services.common import shut_out_barred
 from social.errors import NotFound, SocialError
-from social.models import Block, FriendRequest, Friendship, Notification, NotificationKind
-from social.selectors import are_friends
+from social.models import (
+    Block,
+    FriendRequest,
+    Friendship,
+    Notification,
+    NotificationKind,
+    Sent,
+    SentKind,
+)
+from social.receivers import refusal_to_invite
+from social.selectors import are_friends, block_between
+
+SEND_WINDOW = timedelta(hours=1)
 
 
 def _lock_pair(a: User, b: User) -> None:
-    """Lock both users' rows, smaller id first (no deadlock between the two orders)."""
-    list(User.objects.select_for_update().filter(pk__in=[a.pk, b.pk]).order_by("pk"))
+    """Lock both users' rows, smaller id first (no deadlock between the two orders).
+
+    FOR NO KEY UPDATE: social writes queue on it, but a row that merely refers to one of
+    them (a seat, a round's log, a socket's presence) is not made to wait."""
+    list(User.objects.select_for_update(no_key=True).filter(pk__in=[a.pk, b.pk]).order_by("pk"))
 
 
 def _ordered(a: User, b: User) -> tuple[User, User]:
     return (a, b) if a.pk < b.pk else (b, a)
 
 
-def _notify(user: User, kind: str, actor: User, *, table_name: str = "", url: str = "") -> None:
-    Notification.objects.create(user=user, kind=kind, actor=actor, table_name=table_name, url=url)
+def _notify(
+    user: User, kind: str, actor: User, *, table_name: str = "", url: str = ""
+) -> Notification:
+    """Tell ``user``; a notice of this kind from ``actor`` still unread is renewed (brought
+    to the top with the new table and link) rather than repeated. The caller holds both
+    users' rows (``_lock_pair``), so two notices at once meet one row."""
+    notification, _created = Notification.objects.update_or_create(
+        user=user,
+        kind=kind,
+        actor=actor,
+        read_at__isnull=True,
+        defaults={"table_name": table_name, "url": url, "created_at": timezone.now()},
+    )
+    return notification
+
+
+def _count_send(sender: User, kind: str) -> None:
+    """Count a friend request or a table invitation against the sender's limit per rolling
+    hour, or refuse it saying when they may try again. The caller holds the sender's row
+    (``_lock_pair``): two sends at once are counted one after the other."""
+    limit = {
+        SentKind.FRIEND_REQUEST: settings.SOCIAL_REQUESTS_PER_HOUR,
+        SentKind.TABLE_INVITE: settings.SOCIAL_INVITES_PER_HOUR,
+    }[SentKind(kind)]
+    now = timezone.now()
+    sent = Sent.objects.filter(sender=sender, kind=kind)
+    sent.filter(created_at__lte=now - SEND_WINDOW).delete()  # out of the window: forgotten
+    recent = list(sent.order_by("created_at").values_list("created_at", flat=True))
+    if len(recent) >= limit:
+        # The moment enough of them leave the window for one more (to the next minute).
+        again = recent[len(recent) - limit] + SEND_WINDOW + timedelta(seconds=59)
+        at = formats.time_format(timezone.localtime(again), "H:i")
+        if kind == SentKind.FRIEND_REQUEST:
+            message = _(
+                "You have sent %(n)s friend requests in the last hour, the most allowed."
+                " Try again at %(time)s."
+            )
+        else:
+            message = _(
+                "You have sent %(n)s table invitations in the last hour, the most allowed."
+                " Try again at %(time)s."
+            )
+        raise SocialError(message, code="rate_limited", n=limit, time=at)
+    Sent.objects.create(sender=sender, kind=kind, created_at=now)
 
 
 def _befriend(a: User, b: User) -> Friendship:
@@ -60,6 +122,9 @@ def send_friend_request(sender: User, receiver: User) -> FriendRequest | Friends
         _notify(receiver, NotificationKind.FRIEND_ACCEPTED, sender)
         return friendship
     request, created = FriendRequest.objects.get_or_create(from_user=sender, to_user=receiver)
+    if created:
+        # Counted even when the receiver blocked the sender: the sender is not told.
+        _count_send(sender, SentKind.FRIEND_REQUEST)
     # A player who blocked the sender is not told (social.selectors hides it, too).
     if created and not Block.objects.filter(blocker=receiver, blocked=sender).exists():
         _notify(receiver, NotificationKind.FRIEND_REQUEST, sender)
@@ -130,7 +195,21 @@ def block_user(blocker: User, blocked: User) -> Block:
     FriendRequest.objects.filter(
         from_user__in=[blocker, blocked], to_user__in=[blocker, blocked]
     ).delete()
+    _shut_out_of_private_tables(blocker, blocked)
     return block
+
+
+def _shut_out_of_private_tables(a: User, b: User) -> None:
+    """Whichever of the two watches a private table the other hosts or created, without a
+    seat there, has its sockets closed once the block commits (a seated one stays: a block
+    stands nobody up; the host may remove them between rounds)."""
+    tables = (
+        Connection.objects.filter(user__in=[a, b], table__is_private=True, table__is_open=True)
+        .values_list("table_id", flat=True)
+        .distinct()
+    )
+    for table in Table.objects.filter(pk__in=list(tables)):
+        shut_out_barred(table, [a.pk, b.pk], "blocked")
 
 
 @transaction.atomic
@@ -140,14 +219,20 @@ def unblock_user(blocker: User, blocked: User) -> None:
 
 
 @transaction.atomic
-def invite_to_table(user: User, friend: User) -> Notification | None:
+def invite_to_table(user: User, friend: User) -> Notification:
     """Tell a friend, with a link, to come to the table the user sits at.
 
     A private table's link is its host's current invite link, so only its host invites
-    there. None when the friend blocked the user: nothing reaches them.
+    there. Nobody invites someone a block keeps them apart from (either way).
     """
+    if user.pk == friend.pk:
+        raise SocialError(_("You can invite only your friends."), code="not_friends")
+    _lock_pair(user, friend)  # a block or an unfriending at the same moment waits
     if not are_friends(user.pk, friend.pk):
         raise SocialError(_("You can invite only your friends."), code="not_friends")
+    block = block_between(user.pk, [friend.pk])  # (a block ends a friendship, too)
+    if block is not None:
+        raise SocialError(refusal_to_invite(user, block), code="invite_refused")
     seat = Seat.objects.filter(user=user).select_related("table").first()
     if seat is None:
         raise SocialError(_("Sit at a table first, then invite your friends."), code="not_seated")
@@ -164,18 +249,9 @@ def invite_to_table(user: User, friend: User) -> Notification | None:
         url = reverse("games:invite", kwargs={"token": invite.token})
     else:
         url = reverse("games:table", kwargs={"table_id": table.pk})
-    if Block.objects.filter(blocker=friend, blocked=user).exists():
-        return None
+    _count_send(user, SentKind.TABLE_INVITE)
     # Inviting again before the friend has read it renews that invitation: no pile of them.
-    notification, _created = Notification.objects.update_or_create(
-        user=friend,
-        kind=NotificationKind.TABLE_INVITE,
-        actor=user,
-        url=url,
-        read_at__isnull=True,
-        defaults={"table_name": table.name, "created_at": timezone.now()},
-    )
-    return notification
+    return _notify(friend, NotificationKind.TABLE_INVITE, user, table_name=table.name, url=url)
 
 
 @transaction.atomic

@@ -694,6 +694,8 @@ def _tables_over(tournament_id: int, before: datetime) -> list[int]:
 def may_watch(sender: Any, table: Table, user: User, **kwargs: Any) -> bool | None:
     """``games.signals.watch_requested``: an arena table is for its players only (those
     seated there, or dealt in there). Anyone else might still be dealt its board."""
+    if not table.is_managed:
+        return None  # an ordinary table (games asks about private ones, too)
     link = TournamentTable.objects.filter(table=table, tournament__kind=Kind.ARENA).exists()
     if not link:
         return None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import secrets
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -24,6 +24,7 @@ from games.models import (
 )
 from games.selectors import (
     lobby_row,
+    may_enter,
 )
 from maubinh_site.bulk import update_each
 from maubinh_site.compiled import Compiled
@@ -252,3 +253,21 @@ def end_arranging_now(round_: Round) -> None:
     round_.deadline = timezone.now()
     round_.save(update_fields=["deadline"])
     enqueue_advance(round_)
+
+
+def shut_out_barred(table: Table, user_ids: Iterable[int], reason: str) -> list[int]:
+    """Of these users, those who may no longer be at this private table (``may_enter``, as
+    the change in this transaction leaves it) have their table sockets (and the table talk
+    on them) closed with 4403 once it commits. Returns their ids.
+
+    One mechanism for every way out of a private table but a removal (a revoked link, a
+    block, standing up with no other way in); a socket that has just passed its own check
+    is closed by its snapshot's check (games.consumers), so none slips between the two."""
+    if not table.is_private:
+        return []
+    barred = [
+        user.pk for user in User.objects.filter(pk__in=list(user_ids)) if not may_enter(table, user)
+    ]
+    for user_id in barred:
+        events.shut_out(table.pk, user_id, reason)
+    return barred

@@ -18,10 +18,11 @@ from django.utils.translation import gettext_lazy as _
 from accounts.models import User
 from games.errors import GameError, NotFound
 from games.models import Seat, SeatHold, Table, TableGuest, TableInvite
-from games.selectors import acting_host_id, active_round, held_seats, may_enter
-from games.services.common import lock_table
+from games.selectors import acting_host_id, active_round, entry_refusal, held_seats, may_enter
+from games.services.common import lock_table, shut_out_barred
 from games.services.countdown import schedule_auto_start
 from games.services.seats import remove_seat, sit
+from games.signals import invite_requested
 
 TOKEN_BYTES = 24  # secrets.token_urlsafe: 32 characters, 192 bits
 
@@ -61,7 +62,8 @@ def current_invite(user: User, table_id: int) -> TableInvite:
 
 @transaction.atomic
 def revoke_invite(user: User, invite_id: int) -> TableInvite:
-    """The link lets nobody in any more, nor anyone it let in who has not sat down."""
+    """The link lets nobody in any more, nor anyone it let in who has not sat down (and
+    has no other way in): their open sockets are closed after the commit."""
     invite = TableInvite.objects.filter(pk=invite_id).first()
     if invite is None:
         raise NotFound()
@@ -71,6 +73,9 @@ def revoke_invite(user: User, invite_id: int) -> TableInvite:
     if invite.revoked_at is None:
         invite.revoked_at = timezone.now()
         invite.save(update_fields=["revoked_at"])
+        # Those the link let in (the newest link they opened is the one that counts).
+        let_in = TableGuest.objects.filter(table=table, invite=invite, removed_at__isnull=True)
+        shut_out_barred(table, let_in.values_list("user_id", flat=True), "invite_revoked")
     return invite
 
 
@@ -103,6 +108,11 @@ def admit(user: User, token: str) -> Table:
             _("The host removed you from this table; this link does not let you back."),
             code="removed_by_host",
         )
+    # A link lets nobody in whom another app keeps out (social: a block between them and
+    # the host or creator); the one refused is told only what they may know.
+    refusal = entry_refusal(table, user)
+    if refusal is not None and user.pk != table.host_id:
+        raise GameError(refusal, code="join_refused")
     if guest is None:
         TableGuest.objects.create(table=table, user=user, invite=invite)
     elif guest.invite_id != invite.pk:
@@ -130,6 +140,11 @@ def hold_seat(host: User, table_id: int, friend: User) -> SeatHold:
         raise GameError(
             _("%(name)s is already seated here."), code="already_seated", name=friend.shown_name
         )
+    for _receiver, reason in invite_requested.send(
+        sender=Table, host=host, user=friend, table=table
+    ):
+        if reason:
+            raise GameError(str(reason), code="invite_refused")
     SeatHold.objects.filter(table=table, user=friend).delete()  # renewing restarts the clock
     free = table.seats - table.seat_set.count()
     if free - held_seats(table) < 1:

@@ -9,7 +9,7 @@ from django.utils.translation import gettext_lazy as _
 from accounts.errors import SeatRefused
 from accounts.models import User
 from accounts.services import ensure_can_sit
-from games.errors import SeatError
+from games.errors import GameError, SeatError
 from games.models import (
     PlayerStatus,
     Round,
@@ -55,6 +55,8 @@ def sit(user: User, table_id: int, position: int | None = None) -> Seat:
             _("Seats at a tournament table are assigned by the tournament."), code="assigned_seats"
         )
     for _receiver, reason in sit_requested.send(sender=Table, user=user, table=table):
+        if isinstance(reason, GameError):
+            raise SeatError(reason.message, code=reason.code)
         if reason:
             raise SeatError(str(reason), code="engaged")
     if not may_enter(table, user):
@@ -220,6 +222,9 @@ def stand(user: User) -> None:
     remove_seat(table, seat, reason="left")
     if round_ is None:
         schedule_auto_start(table)
+    # Standing up at a private table that no longer lets them in (a revoked link, a seat
+    # that was held, a block): they stop watching it, too.
+    common.shut_out_barred(table, [user.pk], "left")
 
 
 def remove_seat(table: Table, seat: Seat, *, reason: str) -> None:

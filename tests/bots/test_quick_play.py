@@ -78,3 +78,16 @@ def test_quick_play_does_not_wait_on_a_full_bot_table_in_the_middle_of_a_round(
     games.start_round(person, bot_table.pk)
     table = services.quick_play(make_user("binh"))
     assert table != bot_table
+
+
+def test_quick_play_chooses_another_table_than_one_where_someone_kept_apart_sits(
+    person, make_user, bot_table
+):
+    from social import services as social
+
+    games.sit(person, bot_table.pk)  # people wait here: quick play would choose it first
+    other = make_user("binh")
+    social.block_user(person, other)
+    table = services.quick_play(other)
+    assert table != bot_table
+    assert Seat.objects.get(user=other).table == table

@@ -86,6 +86,8 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
         LOG_LEVEL="WARNING",
         TABLES_OPEN_PER_USER="1000",
         TABLES_CREATED_PER_HOUR="1000",
+        # Every visitor the tests sign up comes from 127.0.0.1: each gets the grant.
+        SIGNUP_GRANTS_PER_ADDRESS_PER_DAY="1000",
         # Arenas (test_arena.py): a short wait for a third player, a short summary.
         ARENA_PAIR_WAIT_SECONDS="2",
         ARENA_SUMMARY_SECONDS="3",

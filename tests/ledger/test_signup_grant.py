@@ -25,3 +25,16 @@ def test_a_new_ledger_passes_its_check(player: Any, other_player: Any) -> None:
     assert report.ok, report.problems
     assert report.figures["circulation"] == 20_000
     assert report.figures["issuance"] == -20_000
+
+
+def test_an_account_past_its_addresses_daily_grants_gets_none_and_the_ledger_holds(
+    make_user: Any, settings: Any
+) -> None:
+    settings.SIGNUP_GRANTS_PER_ADDRESS_PER_DAY = 1
+    first = make_user("an", address="203.0.113.7")
+    second = make_user("binh", address="203.0.113.7")
+    assert (selectors.balance(first), selectors.balance(second)) == (10_000, 0)
+    assert Transfer.objects.filter(kind=TransferKind.SIGNUP_GRANT).count() == 1
+    services.claim_daily_bonus(second)  # the daily bonus is theirs all the same
+    assert selectors.balance(second) == 1_000
+    assert run_checks().ok
