@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.utils.functional import Promise
 
 
@@ -19,3 +21,22 @@ class SeatRefused(AccountError):
     """The user may not take a seat at a table now."""
 
     code = "seat_refused"
+
+
+class TextRefused(AccountError):
+    """Free text the text policy (``accounts.text.clean_text``) refuses. Another app's
+    error carries the same message with ``template`` and ``params`` (rendered when read)."""
+
+    code = "text_refused"
+
+    def __init__(
+        self,
+        message: str | Promise,
+        code: str | None = None,
+        *,
+        params: dict[str, Any] | None = None,
+        template: str | Promise | None = None,
+    ) -> None:
+        super().__init__(message, code)
+        self.params = params or {}
+        self.template = template if template is not None else message
