@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from django.utils.functional import Promise
+
+E = TypeVar("E", bound=Exception)
 
 
 class AccountError(Exception):
@@ -40,3 +43,8 @@ class TextRefused(AccountError):
         super().__init__(message, code)
         self.params = params or {}
         self.template = template if template is not None else message
+
+    def as_error(self, error_class: Callable[..., E]) -> E:
+        """The same refusal as another app's error (``GameError``, ``ModerationError``...:
+        a message, a ``code`` and the message's parameters)."""
+        return error_class(self.template, code=self.code, **self.params)

@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 
 from accounts.errors import AccountError, SeatRefused, TextRefused
 from accounts.models import Language, User
-from accounts.text import clean_text, name_key
+from accounts.text import clean_text, hides_characters, name_key
 
 DISPLAY_NAME_MAX = 40
 REASON_MAX = 2000
@@ -97,16 +97,18 @@ def clean_username(username: str, *, user: User | None = None) -> str:
     A username is shown where its owner has no display name, so it is held to the same
     rules as one: nothing invisible in it, and not like another person's name.
     """
+    # People log in by typing it: a username the policy would change (beyond the NFKC that
+    # Django applies to every username) is refused rather than kept other than typed.
+    invisible = AccountError(
+        _("A username cannot contain spaces or invisible characters."), code="username_invisible"
+    )
+    if hides_characters(username):
+        raise invisible
     kept = _policy(username, max_length=USERNAME_MAX)
     if not kept:
         raise AccountError(_("Choose a username."), code="username_required")
-    # People log in by typing it: a username the policy would change (beyond the NFKC that
-    # Django applies to every username) is refused rather than kept other than typed.
     if kept != unicodedata.normalize("NFKC", username):
-        raise AccountError(
-            _("A username cannot contain spaces or invisible characters."),
-            code="username_invisible",
-        )
+        raise invisible
     if _taken(name_key(kept), user):
         raise AccountError(_("Another player already uses this name."), code="name_taken")
     return kept
@@ -115,12 +117,17 @@ def clean_username(username: str, *, user: User | None = None) -> str:
 def clean_display_name(name: str, *, user: User | None = None) -> str:
     """The name as it will be shown; raises AccountError if it cannot be used.
 
-    The text policy cleans it (accounts.text: NFKC, nothing invisible, a bounded number of
-    accents), and it cannot look like another person's display name or username: their
+    The text policy cleans it (accounts.text: NFKC, spaces collapsed, a bounded number of
+    accents; a name with an invisible or blank-looking character is refused, not cleaned),
+    and it cannot look like another person's display name or username: their
     TR39 skeletons, casefolded, differ (``Bình`` typed decomposed is ``Bình``, ``Аn`` with
     a Cyrillic А is ``An``), so nobody can pass for someone else on a table or a
     leaderboard. ``_hold_names`` keeps two people from taking one at the same instant.
     """
+    if hides_characters(name):  # in a name, a hidden character is a disguise: refused
+        raise AccountError(
+            _("A display name cannot contain invisible characters."), code="name_invisible"
+        )
     name = _policy(name)
     if not name:
         return ""

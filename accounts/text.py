@@ -80,6 +80,11 @@ def _is_ignorable(char: str) -> bool:
     return any(low <= code <= high for low, high in _IGNORABLE)
 
 
+def is_invisible(char: str) -> bool:
+    """Drawn as nothing: a Default_Ignorable_Code_Point, or a format or control character."""
+    return _is_ignorable(char) or unicodedata.category(char) in ("Cf", "Cc")
+
+
 def _is_mark(char: str) -> bool:
     return unicodedata.category(char) in ("Mn", "Me")
 
@@ -178,6 +183,14 @@ def clean_text(value: Any, *, max_length: int | None = None, multiline: bool = F
     if max_length is not None and len(text) > max_length:
         raise _refused(_("At most %(n)s characters."), "text_too_long", n=max_length)
     return text
+
+
+def hides_characters(value: str) -> bool:
+    """``value`` has characters that ``clean_text`` would remove as invisible or show as a
+    blank (not ordinary spaces): where a name is concerned, a reason to refuse it rather
+    than keep it cleaned (accounts.services)."""
+    text = unicodedata.normalize("NFKC", value)
+    return _strip_invisible(text, multiline=False).split() != text.split()
 
 
 # --- Look-alikes (Unicode TR39) -----------------------------------------------------------

@@ -25,7 +25,9 @@ from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from accounts.errors import TextRefused
 from accounts.models import User
+from accounts.text import clean_text
 from games.errors import GameError, NotFound
 from games.models import DuplicateBoard, DuplicateSchedule, Preset, Round, RoundPlayer, Table
 from games.rules.fair import commitment
@@ -63,7 +65,10 @@ def create_schedule(
     created_by: User | None = None,
 ) -> DuplicateSchedule:
     """A schedule of ``boards`` boards whose seeds are committed (hashed) now."""
-    name = name.strip()
+    try:
+        name = clean_text(name)  # the text policy: nothing invisible, no bidi control
+    except TextRefused as exc:
+        raise exc.as_error(DuplicateError) from exc
     if not name or len(name) > 60:
         raise DuplicateError(_("A schedule needs a name of 1 to 60 characters."), code="bad_name")
     overrides = valid_rules(preset, rules_overrides)

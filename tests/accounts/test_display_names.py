@@ -50,7 +50,7 @@ def test_a_cyrillic_a_does_not_pass_for_a_latin_one(make_user: Any) -> None:
 def test_a_name_cannot_look_like_another_players_username(make_user: Any) -> None:
     make_user("lan")
     other = make_user("other")
-    for look_alike in ("LAN", "Ⅼan", "lаn", "l\u200ban"):  # Roman numeral L, Cyrillic a, ZWSP
+    for look_alike in ("LAN", "Ⅼan", "lаn", "ｌａｎ"):  # Roman numeral L, Cyrillic a, full-width
         code = _refusal(
             lambda name=look_alike: services.update_profile(other, display_name=name, language="vi")
         )
@@ -64,7 +64,7 @@ def test_a_name_made_only_of_blank_looking_letters_is_refused(make_user: Any, na
     user = make_user("an")
     assert (
         _refusal(lambda: services.update_profile(user, display_name=name, language="vi"))
-        == "text_invisible"
+        == "name_invisible"
     )
     user.refresh_from_db()
     assert user.display_name == ""
@@ -79,11 +79,23 @@ def test_z_with_39_combining_marks_is_refused_as_a_name(make_user: Any) -> None:
     )
 
 
-def test_invisible_characters_are_removed_from_a_name_and_it_is_kept(make_user: Any) -> None:
-    user = make_user("an")
-    services.update_profile(user, display_name="\u202eAn\u200b Nguyễn\u2800", language="vi")
+@pytest.mark.parametrize("hidden", ["\u202e", "\u200b", "\u2800", "\u3164", "\u2066", "\ufeff"])
+def test_a_name_hiding_a_character_is_refused_not_kept(make_user: Any, hidden: str) -> None:
+    user = make_user("an", display_name="An Nguyễn")
+    name = f"An{hidden} Nguyễn"
+    assert (
+        _refusal(lambda: services.update_profile(user, display_name=name, language="vi"))
+        == "name_invisible"
+    )
     user.refresh_from_db()
     assert user.display_name == "An Nguyễn"
+
+
+def test_a_name_in_compatibility_forms_is_kept_as_the_letters_it_shows(make_user: Any) -> None:
+    user = make_user("an")
+    services.update_profile(user, display_name="Ｂình\u00a0 Dương", language="vi")
+    user.refresh_from_db()
+    assert user.display_name == "Bình Dương"
 
 
 def test_vietnamese_names_that_differ_by_a_tone_are_different_names(make_user: Any) -> None:
@@ -145,7 +157,8 @@ def test_the_sign_up_service_applies_the_same_rules_as_the_form(
         == "name_taken"
     )
     assert (
-        _refusal(lambda: services.sign_up(username="\u3164", password=password)) == "text_invisible"
+        _refusal(lambda: services.sign_up(username="\u3164", password=password))
+        == "username_invisible"
     )
     assert not User.objects.filter(username="x1").exists()
 
