@@ -164,7 +164,7 @@ def clean_text(value: Any, *, max_length: int | None = None, multiline: bool = F
     if not isinstance(value, str):
         raise TypeError("text")
     # Surrogates (a lone one can come from JSON) cannot be normalised: they go first.
-    text = "".join(c for c in value if not 0xD800 <= ord(c) <= 0xDFFF)
+    text = "".join(c for c in value if not 0xD800 <= ord(c) <= 0xDFFF).replace("\r\n", "\n")
     text = unicodedata.normalize("NFKC", text)
     text = _collapse(_strip_invisible(text, multiline=multiline), multiline=multiline)
     # Removing a character can bring two others together that NFKC composes.

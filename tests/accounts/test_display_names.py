@@ -212,3 +212,16 @@ def test_two_people_taking_look_alike_names_at_once_get_one_of_them(make_user: A
         thread.join()
     assert sorted(outcomes) == ["kept", "name_taken"]
     assert connection.vendor == "postgresql"
+
+
+def test_the_admins_own_edit_refuses_a_look_alike_name_too(make_user: Any, rf: Any) -> None:
+    from django.contrib import admin
+
+    make_user("binh", display_name="Bình")
+    other = make_user("other")
+    request = rf.get("/")
+    request.user = User.objects.create_superuser("root", password="x-Passw0rd!")
+    form_class = admin.site._registry[User].get_form(request, obj=other)
+    form = form_class(instance=other, data={"username": "other", "display_name": BINH_DECOMPOSED})
+    assert not form.is_valid()
+    assert form.has_error("display_name", "name_taken")

@@ -110,6 +110,7 @@ def test_every_vietnamese_letter_fits_the_bound_on_marks() -> None:
 def test_a_line_keeps_one_line_and_a_text_its_paragraphs() -> None:
     assert clean_text("  một\n hai \r\n  ba ") == "một hai ba"
     assert clean_text("một\r\n\r\n\r\n\r\nhai  ba\n", multiline=True) == "một\n\nhai ba"
+    assert clean_text("một\r\nhai\rba", multiline=True) == "một\nhai\nba"
 
 
 def test_the_length_is_counted_after_cleaning() -> None:
