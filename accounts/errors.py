@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any, TypeVar
+
 from django.utils.functional import Promise
+
+E = TypeVar("E", bound=Exception)
 
 
 class AccountError(Exception):
@@ -19,3 +24,27 @@ class SeatRefused(AccountError):
     """The user may not take a seat at a table now."""
 
     code = "seat_refused"
+
+
+class TextRefused(AccountError):
+    """Free text the text policy (``accounts.text.clean_text``) refuses. Another app's
+    error carries the same message with ``template`` and ``params`` (rendered when read)."""
+
+    code = "text_refused"
+
+    def __init__(
+        self,
+        message: str | Promise,
+        code: str | None = None,
+        *,
+        params: dict[str, Any] | None = None,
+        template: str | Promise | None = None,
+    ) -> None:
+        super().__init__(message, code)
+        self.params = params or {}
+        self.template = template if template is not None else message
+
+    def as_error(self, error_class: Callable[..., E]) -> E:
+        """The same refusal as another app's error (``GameError``, ``ModerationError``...:
+        a message, a ``code`` and the message's parameters)."""
+        return error_class(self.template, code=self.code, **self.params)

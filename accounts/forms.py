@@ -21,6 +21,15 @@ class SignUpForm(UserCreationForm):  # type: ignore[type-arg]
         model = User
         fields = ("username", "display_name", "email")
 
+    def clean_username(self) -> str:
+        username: str = super().clean_username()
+        if self.has_error("username"):  # Django's own check: taken, whatever the case
+            return username
+        try:
+            return services.clean_username(username)
+        except AccountError as exc:
+            raise forms.ValidationError(str(exc.message), code=exc.code) from exc
+
     def clean_display_name(self) -> str:
         try:
             return services.clean_display_name(self.cleaned_data["display_name"])

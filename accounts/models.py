@@ -1,11 +1,14 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 from django.contrib.auth.models import AbstractUser
 from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+
+from accounts.text import name_key
 
 
 class Language(models.TextChoices):
@@ -27,6 +30,12 @@ class User(AbstractUser):
     suspension_reason = models.TextField(_("suspension reason"), blank=True)
     # A server-side player (the bots app): never logs in (see accounts.backends).
     is_bot = models.BooleanField(_("bot"), default=False, editable=False)
+    # What each name looks like (accounts.text.name_key: the TR39 skeleton, casefolded), so
+    # no name can be taken that looks like another person's (accounts.services). Kept by
+    # save() from whatever path writes the name; not unique in the database: names taken
+    # before the keys existed may share one.
+    display_key = models.TextField(blank=True, db_index=True, editable=False)
+    username_key = models.TextField(blank=True, db_index=True, editable=False)
 
     class Meta:
         verbose_name = _("user")
@@ -35,6 +44,19 @@ class User(AbstractUser):
 
     def __str__(self) -> str:
         return self.shown_name
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        self.display_key = name_key(self.display_name) if self.display_name else ""
+        self.username_key = name_key(self.username)
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None:
+            fields = set(update_fields)
+            if "display_name" in fields:
+                fields.add("display_key")
+            if "username" in fields:
+                fields.add("username_key")
+            kwargs["update_fields"] = fields
+        super().save(*args, **kwargs)
 
     @property
     def shown_name(self) -> str:

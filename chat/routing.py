@@ -1,16 +1,19 @@
-"""Websocket routes: the games routes, with the table socket that also carries table talk."""
+"""Websocket routes: the games routes, with the table socket that also carries table talk.
+Ids are ``<id:...>`` (accounts.ids): a path no route takes, an id beyond a bigint
+included, is closed with 4404 by the last route."""
 
-from django.urls import path
+from django.urls import path, re_path
 
 from chat.consumers import ChatTableConsumer
-from games.consumers import LobbyConsumer
+from games.consumers import LobbyConsumer, NoSuchSocket
 from tournaments.arena_consumers import ArenaConsumer
 from tournaments.consumers import TournamentConsumer
 
 websocket_urlpatterns = [
     path("ws/lobby/", LobbyConsumer.as_asgi()),
-    path("ws/tables/<int:table_id>/", ChatTableConsumer.as_asgi()),
-    path("ws/tournaments/<int:tournament_id>/", TournamentConsumer.as_asgi()),
+    path("ws/tables/<id:table_id>/", ChatTableConsumer.as_asgi()),
+    path("ws/tournaments/<id:tournament_id>/", TournamentConsumer.as_asgi()),
     # An arena's page and its tables' panel: the same state, and the entrant's presence.
-    path("ws/tournaments/<int:tournament_id>/arena/", ArenaConsumer.as_asgi()),
+    path("ws/tournaments/<id:tournament_id>/arena/", ArenaConsumer.as_asgi()),
+    re_path(r"", NoSuchSocket.as_asgi()),
 ]

@@ -5,7 +5,6 @@ the table's group; each socket leaves out the senders its user blocked or muted
 from __future__ import annotations
 
 import time
-import unicodedata
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -15,6 +14,9 @@ from django.db import transaction
 from django.utils import formats, timezone
 from django.utils.translation import gettext_lazy as _
 
+from accounts import text as policy
+from accounts.errors import TextRefused
+from accounts.ids import parse_id
 from accounts.models import User
 from chat import selectors
 from chat.errors import ChatError
@@ -41,22 +43,17 @@ PUBLIC_FILTER = _("Swear words are masked at public tables; only a private table
 CONTEXT = 10
 """Messages before and after a reported one that its case carries."""
 
-# Characters a message never carries: controls, and the invisible ones that turn text
-# around or hide it (bidi overrides, zero-width spaces); a zero-width joiner stays, for emoji.
-_KEEP = {"\u200d"}
-
 
 def clean_text(value: Any) -> str:
-    """The message as the table will read it: plain text on one line, NFC, trimmed."""
-    if not isinstance(value, str):
-        raise TypeError("text")
-    text = unicodedata.normalize("NFC", value)
-    text = "".join(
-        " " if c in "\r\n\t" else c
-        for c in text
-        if c in _KEEP or c in "\r\n\t" or unicodedata.category(c) not in {"Cc", "Cf", "Co", "Cn"}
-    )
-    text = " ".join(text.split())
+    """The message as the table will read it: plain text on one line, through the text
+    policy (accounts.text: NFKC, nothing invisible, a bounded number of accents on a letter;
+    a zero-width joiner stays between emoji only)."""
+    try:
+        text = policy.clean_text(value)
+    except TextRefused as exc:
+        if exc.code == "text_invisible":  # only blank-looking characters: nothing said
+            raise ChatError(_("Write something first."), code="chat_empty") from exc
+        raise exc.as_error(ChatError) from exc
     if not text:
         raise ChatError(_("Write something first."), code="chat_empty")
     if len(text) > settings.CHAT_MAX_LENGTH:
@@ -108,7 +105,7 @@ def _count_message(user_id: int, table_id: int) -> None:
 
 
 def _table(table_id: Any) -> Table:
-    table = Table.objects.filter(pk=table_id).first()
+    table = Table.objects.filter(pk=parse_id(table_id) or 0).first()
     if table is None:
         raise NotFound()
     return table
@@ -196,7 +193,7 @@ def _other_user(user: User, other_id: Any) -> User:
         raise TypeError("user")
     if other_id == user.pk:
         raise ChatError(_("You cannot mute yourself."), code="chat_self")
-    other = User.objects.filter(pk=other_id).first()
+    other = User.objects.filter(pk=parse_id(other_id) or 0).first()
     if other is None:
         raise NotFound(_("No such player."))
     return other
@@ -240,7 +237,9 @@ def report_message(reporter: User, table_id: Any, message_id: Any, text: Any = "
         raise TypeError("text")
     table = _table(table_id)
     message = (
-        ChatMessage.objects.filter(pk=message_id, table=table).select_related("sender").first()
+        ChatMessage.objects.filter(pk=parse_id(message_id) or 0, table=table)
+        .select_related("sender")
+        .first()
     )
     if message is None:
         raise NotFound(_("This message is no longer there."))

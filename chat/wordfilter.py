@@ -10,6 +10,14 @@ a listed word written without diacritics (``dm``) does not match a message word 
 them (``các`` is not ``cac``). Everyday words typed without diacritics that fold onto a
 listed word (``cac`` for ``các``, ``di`` for ``đi``) are in ``wordlists/vi-plain.txt``.
 
+Letters are read after the text policy's normalisation (accounts.text): compatibility
+forms are the letters they stand for (full-width ``ｆｕｃｋ``), and invisible characters
+and combining marks inside a word (``fu\u200dck``) are passed over without ending it. A
+letter of another script that looks like a Latin one matches it (Cyrillic ``о`` is ``o``;
+the confusables data of ``accounts.text.latin_lookalikes``), and inside a word that mixes
+it with Latin letters so does its transliteration (Cyrillic ``у``, which looks like ``y``,
+in ``fуck`` is ``u``).
+
 A match must start and end at a word's edges: ``class`` keeps its ``ass``. One spanning
 several words is a match only when the message splits it where the listed phrase has its
 spaces (``dit me``), or when every piece is a single letter (``f u c k``).
@@ -18,13 +26,25 @@ spaces (``dit me``), or when every piece is a single letter (``f u c k``).
 from __future__ import annotations
 
 import unicodedata
-from dataclasses import dataclass
+from collections import defaultdict
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
+
+from accounts.text import is_invisible, latin_lookalikes
 
 LISTS = Path(__file__).resolve().parent / "wordlists"
 LANGUAGES = ("vi", "en")
 LEET = {"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a", "$": "s"}
+# Transliteration of Cyrillic (ISO 9) and Greek (ISO 843) letters that are one Latin
+# letter, diacritics dropped: what a letter of those scripts stands for inside a Latin word.
+TRANSLITERATION = dict(
+    zip(
+        "абвгдеёзийклмнопрстуфхцыэіїјαβγδεζηικλμνξοπρσςτυφω",
+        "abvgdeezijklmnoprstufhcyeiijavgdeziiklmnxoprsstyfo",
+        strict=True,
+    )
+)
 
 
 def _fold(char: str) -> str:
@@ -43,6 +63,10 @@ def _letter(char: str) -> str | None:
     return None
 
 
+def _is_latin(char: str) -> bool:
+    return char.isascii() or unicodedata.name(char, "").startswith("LATIN")
+
+
 @dataclass(frozen=True)
 class Entry:
     exact: str  # the listed word's letters, lower case, NFC, no spaces
@@ -52,40 +76,66 @@ class Entry:
 
 @dataclass
 class Skeleton:
-    """A message's letters, with where each came from and where words start and end."""
+    """A message's letters, with where each came from and where words start and end.
 
-    exact: str
-    folded: str
-    source: list[int]  # index of each letter in the message
-    word: list[int]  # which word of the message each letter belongs to
-    word_sizes: list[int]
-    accented: list[bool]  # does each word carry a diacritic anywhere
+    Each letter is the set of letters it may be: one for a Latin letter or a digit, those it
+    looks like (and, in a word with Latin letters, stands for) for a letter of another
+    script."""
+
+    exact: list[frozenset[str]] = field(default_factory=list)
+    folded: list[frozenset[str]] = field(default_factory=list)
+    source: list[int] = field(default_factory=list)  # index of each letter in the message
+    word: list[int] = field(default_factory=list)  # which word each letter belongs to
+    word_sizes: list[int] = field(default_factory=list)
+    accented: list[bool] = field(default_factory=list)  # a word with a diacritic anywhere
+    typed: str = ""  # one spelling of the letters (the first of each set)
 
 
 def _skeleton(text: str) -> Skeleton:
-    exact, source, word, sizes = [], [], [], []
+    sk = Skeleton()
+    lookalike: list[str | None] = []  # the other script's letter, for transliteration
+    latin_words: set[int] = set()
     current = -1
     previous_was_letter = False
     for index, char in enumerate(text):
-        letter = _letter(char)
-        if letter is None:
+        if is_invisible(char) or unicodedata.category(char) in ("Mn", "Me"):
+            continue  # inside a word, passed over: ``fu\u200dck``, ``f\u0301uck``
+        letters = [_letter(c) for c in unicodedata.normalize("NFKC", char)] or [None]
+        if any(letter is None for letter in letters):
             previous_was_letter = False
             continue
         if not previous_was_letter:
             current += 1
-            sizes.append(0)
+            sk.word_sizes.append(0)
+            sk.accented.append(False)
         previous_was_letter = True
-        exact.append(letter)
-        source.append(index)
-        word.append(current)
-        sizes[current] += 1
-    exact_text = "".join(exact)
-    folded = "".join(_fold(c) for c in exact_text)
-    accented = [False] * len(sizes)
-    for index, char in enumerate(exact_text):
-        if char != folded[index]:
-            accented[word[index]] = True
-    return Skeleton(exact_text, folded, source, word, sizes, accented)
+        for letter in letters:
+            assert letter is not None
+            looks = frozenset() if _is_latin(letter) else latin_lookalikes(letter)
+            if looks:
+                sk.exact.append(looks)
+                sk.folded.append(looks)
+                lookalike.append(letter)
+            else:
+                sk.exact.append(frozenset({letter}))
+                sk.folded.append(frozenset({_fold(letter)}))
+                lookalike.append(None)
+                if letter.isalpha() and _is_latin(letter):
+                    latin_words.add(current)
+                if _fold(letter) != letter:
+                    sk.accented[current] = True
+            sk.source.append(index)
+            sk.word.append(current)
+            sk.word_sizes[current] += 1
+    for position, other in enumerate(lookalike):
+        if other is not None and sk.word[position] in latin_words:
+            base = unicodedata.normalize("NFD", other)[0]
+            if base in TRANSLITERATION:
+                extra = frozenset({TRANSLITERATION[base]})
+                sk.exact[position] |= extra
+                sk.folded[position] |= extra
+    sk.typed = "".join(min(letters) for letters in sk.exact)
+    return sk
 
 
 def _entry(line: str) -> Entry | None:
@@ -125,6 +175,22 @@ def entries() -> tuple[Entry, ...]:
     return tuple(found.values())
 
 
+@cache
+def _by_first_letter() -> dict[str, tuple[Entry, ...]]:
+    grouped: dict[str, list[Entry]] = defaultdict(list)
+    for entry in entries():
+        grouped[entry.folded[0]].append(entry)
+    return {letter: tuple(found) for letter, found in grouped.items()}
+
+
+def _spelled(sk: Skeleton, entry: Entry, start: int) -> bool:
+    """The message's letters from ``start`` may be the listed word's, diacritics aside."""
+    end = start + len(entry.folded)
+    if end > len(sk.folded):
+        return False
+    return all(entry.folded[k] in sk.folded[start + k] for k in range(len(entry.folded)))
+
+
 def _matches(sk: Skeleton, entry: Entry, start: int) -> bool:
     end = start + len(entry.folded)  # exclusive
     # At a word's edges.
@@ -136,10 +202,12 @@ def _matches(sk: Skeleton, entry: Entry, start: int) -> bool:
     # unless it is an everyday word typed without them (``cac`` for ``các``).
     first, last = sk.word[start], sk.word[end - 1]
     for offset in range(len(entry.folded)):
-        if sk.accented[sk.word[start + offset]] and sk.exact[start + offset] != entry.exact[offset]:
+        position = start + offset
+        if sk.accented[sk.word[position]] and entry.exact[offset] not in sk.exact[position]:
             return False
-    typed = sk.exact[start:end]
-    if typed == sk.folded[start:end] and typed != entry.exact and typed in plain_words():
+    typed = sk.typed[start:end]
+    folded = "".join(_fold(c) for c in typed)
+    if typed == folded and typed != entry.exact and typed in plain_words():
         return False
     if first == last:
         return True
@@ -156,14 +224,14 @@ def masked_spans(text: str) -> list[tuple[int, int]]:
     """The (start, end) character ranges of ``text`` that are swear words."""
     text = unicodedata.normalize("NFC", text)
     sk = _skeleton(text)
+    by_first = _by_first_letter()
     spans = []
-    for entry in entries():
-        start = sk.folded.find(entry.folded)
-        while start != -1:
-            if _matches(sk, entry, start):
-                end = start + len(entry.folded) - 1
-                spans.append((sk.source[start], sk.source[end] + 1))
-            start = sk.folded.find(entry.folded, start + 1)
+    for start, letters in enumerate(sk.folded):
+        for letter in letters:
+            for entry in by_first.get(letter, ()):
+                if _spelled(sk, entry, start) and _matches(sk, entry, start):
+                    end = start + len(entry.folded) - 1
+                    spans.append((sk.source[start], sk.source[end] + 1))
     return spans
 
 
@@ -173,9 +241,10 @@ def mask(text: str) -> str:
     spans = masked_spans(text)
     if not spans:
         return text
+    letters = set(_skeleton(text).source)
     chars = list(text)
     for start, end in spans:
         for index in range(start, end):
-            if _letter(chars[index]) is not None:
+            if index in letters:
                 chars[index] = "*"
     return "".join(chars)

@@ -22,7 +22,7 @@ from urllib.parse import parse_qs
 from autobahn.exception import Disconnected
 from channels.consumer import get_handler_name
 from channels.db import DatabaseSyncToAsync, database_sync_to_async
-from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocketConsumer
 from channels.sessions import CookieMiddleware, SessionMiddleware
 from django.conf import settings
 from django.contrib import auth
@@ -317,6 +317,17 @@ class _Consumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         self.bucket = TokenBucket()
         self.refused = 0
         self.groups_joined = []
+
+
+class NoSuchSocket(AsyncWebsocketConsumer):  # type: ignore[misc]
+    """A websocket path that no route takes (an unknown path, an id beyond a bigint, which
+    ``<id:...>`` does not match): answered, then closed with 4404, like a table that does
+    not exist. Without it the router raises, and daphne logs an exception for a stranger's
+    typo."""
+
+    async def connect(self) -> None:
+        await self.accept()
+        await self.close(code=CLOSE_NOT_FOUND)
 
 
 class LobbyConsumer(_Consumer):

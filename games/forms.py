@@ -11,6 +11,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from accounts.ids import IdField
 from games.duplicate import open_schedules
 from games.models import DuplicateSchedule, Preset
 from games.rules import Rules
@@ -222,3 +223,27 @@ class CreateTableForm(forms.Form):
             for name in self.rule_field_names()
             if name in self.errors
         ]
+
+
+HOST_ACTIONS = ("new_invite", "revoke", "hold", "release", "remove")
+
+
+class HostActionForm(forms.Form):
+    """One of the host tools' buttons (games/host_tools.html): what it does, and the invite
+    or the player it is about (ids bounded by accounts.ids.IdField)."""
+
+    action = forms.ChoiceField(choices=[(action, action) for action in HOST_ACTIONS])
+    invite = IdField(required=False)
+    user = IdField(required=False)
+    username = forms.CharField(required=False, max_length=150)
+
+    NEEDS = {"revoke": "invite", "release": "user", "remove": "user", "hold": "username"}
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        needed = self.NEEDS.get(data.get("action", ""))
+        if needed and not data.get(needed):
+            raise forms.ValidationError(
+                _("This form is missing a field or has a wrong value."), code="missing"
+            )
+        return data

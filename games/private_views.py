@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 from accounts.models import User
 from games import selectors
 from games.errors import GameError
+from games.forms import HostActionForm
 from games.models import Seat, Table
 from games.services import private
 
@@ -56,9 +57,6 @@ def invite(request: HttpRequest, token: str) -> HttpResponse:
     return render(request, "games/invite.html", context)
 
 
-HOST_ACTIONS = ("new_invite", "revoke", "hold", "release", "remove")
-
-
 @login_required
 def host_tools(request: HttpRequest, table_id: int) -> HttpResponse:
     table = get_object_or_404(Table.objects.select_related("host"), pk=table_id)
@@ -67,14 +65,16 @@ def host_tools(request: HttpRequest, table_id: int) -> HttpResponse:
         messages.error(request, _("Only the table's host can do this."))
         return redirect("games:table", table_id=table.pk)
     if request.method == "POST":
+        form = HostActionForm(request.POST)
+        if not form.is_valid():
+            messages.error(request, _("This form is missing a field or has a wrong value."))
+            return redirect("games:host_tools", table_id=table.pk)
         try:
-            _host_action(user, table, request.POST)
+            _host_action(user, table, form.cleaned_data)
         except GameError as exc:
             messages.error(request, exc.message)
         except User.DoesNotExist:
             messages.error(request, _("No player has this name."))
-        except ValueError:
-            messages.error(request, _("This form is missing a field or has a wrong value."))
         return redirect("games:host_tools", table_id=table.pk)
     invites = [
         {
@@ -97,18 +97,17 @@ def host_tools(request: HttpRequest, table_id: int) -> HttpResponse:
     return render(request, "games/host_tools.html", context)
 
 
-def _host_action(user: User, table: Table, data: Any) -> None:
-    action = data.get("action")
+def _host_action(user: User, table: Table, data: dict[str, Any]) -> None:
+    """One host tool, from a valid HostActionForm's data."""
+    action = data["action"]
     if action == "new_invite":
         private.create_invite(user, table.pk)
     elif action == "revoke":
-        private.revoke_invite(user, int(data.get("invite", "")))
+        private.revoke_invite(user, data["invite"])
     elif action == "hold":
-        friend = User.objects.get(username=data.get("username", "").strip(), is_bot=False)
+        friend = User.objects.get(username=data["username"].strip(), is_bot=False)
         private.hold_seat(user, table.pk, friend)
     elif action == "release":
-        private.release_hold(user, table.pk, int(data.get("user", "")))
+        private.release_hold(user, table.pk, data["user"])
     elif action == "remove":
-        private.remove_player(user, table.pk, int(data.get("user", "")))
-    else:
-        raise ValueError(action)
+        private.remove_player(user, table.pk, data["user"])

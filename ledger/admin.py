@@ -25,6 +25,7 @@ from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
+from accounts.ids import parse_id
 from ledger import selectors, services
 from ledger.errors import LedgerError
 from ledger.formats import format_xu
@@ -85,12 +86,9 @@ class InputFilter(admin.SimpleListFilter):
 
 
 def _id(value: Any) -> int | None:
-    """An id typed into a filter, or None: "²" passes str.isdigit() but is no number."""
-    try:
-        number = int(str(value or "").strip())
-    except ValueError:
-        return None
-    return number if 0 <= number < 2**63 else None
+    """An id typed into a filter (accounts.ids), or None: "²" passes str.isdigit() but is
+    no number, and a number beyond a bigint is no row."""
+    return parse_id(str(value or "").strip())
 
 
 class UserFilter(InputFilter):
@@ -211,7 +209,7 @@ class TransferAdmin(ReadOnlyAdmin):
                 name="ledger_dashboard",
             ),
             path(
-                "<int:transfer_id>/reverse/",
+                "<id:transfer_id>/reverse/",
                 self.admin_site.admin_view(self.reverse_view),
                 name="ledger_transfer_reverse",
             ),
@@ -312,12 +310,12 @@ class AccountAdmin(ReadOnlyAdmin):
     def get_urls(self) -> list[URLPattern]:
         return [
             path(
-                "<int:account_id>/statement/",
+                "<id:account_id>/statement/",
                 self.admin_site.admin_view(self.statement_view),
                 name="ledger_account_statement",
             ),
             path(
-                "<int:account_id>/adjust/",
+                "<id:account_id>/adjust/",
                 self.admin_site.admin_view(self.adjust_view),
                 name="ledger_account_adjust",
             ),

@@ -23,7 +23,9 @@ from django.db.models import Sum
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts.errors import TextRefused
 from accounts.roles import is_admin
+from accounts.text import clean_text
 from ledger.errors import (
     AlreadyClaimedToday,
     AlreadyReversed,
@@ -394,7 +396,11 @@ def _refuse_self_payment(actor: Any, credit: str) -> None:
 
 
 def _require_reason(reason: str) -> str:
-    reason = (reason or "").strip()
+    """A staff reason through the text policy (accounts.text: nothing invisible)."""
+    try:
+        reason = clean_text(reason or "", multiline=True)
+    except TextRefused as exc:
+        raise LedgerError(exc.template, **exc.params) from exc
     if not reason:
         raise ReasonRequired()
     return reason

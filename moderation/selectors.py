@@ -15,6 +15,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
+from accounts.ids import parse_id
 from accounts.models import User
 from games.models import Round, RoundEvent, RoundPlayer, RoundState, StakesIn
 from games.rules.fair import FairnessError
@@ -47,7 +48,7 @@ def dispute_for(user: Any, dispute_id: Any) -> Dispute:
     """
     dispute = (
         Dispute.objects.select_related("round", "table", "filed_by", "reported_user", "moderator")
-        .filter(pk=_as_int(dispute_id) or 0)
+        .filter(pk=parse_id(dispute_id) or 0)
         .first()
     )
     if dispute is None or not (dispute.filed_by_id == user.pk or can_moderate(user)):
@@ -55,8 +56,9 @@ def dispute_for(user: Any, dispute_id: Any) -> Dispute:
     return dispute
 
 
-def _as_int(value: Any, maximum: int = 2**63 - 1) -> int | None:
-    """A whole number from a query string, or None (not a number, negative, or too big)."""
+def _as_int(value: Any, maximum: int) -> int | None:
+    """A whole number from a query string, or None (not a number, negative, or too big);
+    ids go through accounts.ids.parse_id."""
     try:
         number = int(value)
     except (TypeError, ValueError):  # "²" passes str.isdigit() and fails here
@@ -108,12 +110,12 @@ def queue(
         cases = cases.exclude(status=Status.RESOLVED)
     if category in Category.values:
         cases = cases.filter(category=category)
-    table_id = _as_int(table)
+    table_id = parse_id(table)
     if table_id is not None:
         cases = cases.filter(table_id=table_id)
     if user:
         match = Q(filed_by__username__iexact=user) | Q(reported_user__username__iexact=user)
-        user_id = _as_int(user)
+        user_id = parse_id(user)
         if user_id is not None:
             match |= Q(filed_by_id=user_id) | Q(reported_user_id=user_id)
         cases = cases.filter(match)
@@ -282,7 +284,7 @@ def search_users(q: str) -> QuerySet[User]:
     if not q:
         return User.objects.none()
     match = Q(username__icontains=q) | Q(display_name__icontains=q)
-    user_id = _as_int(q)
+    user_id = parse_id(q.strip())
     if user_id is not None:
         match |= Q(pk=user_id)
     return User.objects.filter(match).order_by("username")[:50]

@@ -20,8 +20,10 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from accounts import services as account_services
-from accounts.errors import AccountError
+from accounts.errors import AccountError, TextRefused
+from accounts.ids import parse_id
 from accounts.models import User
+from accounts.text import clean_text
 from games import services as games
 from games.errors import GameError
 from games.errors import NotFound as GameNotFound
@@ -91,15 +93,21 @@ def _require_moderator(user: User) -> None:
 
 
 def _clean_text(value: Any) -> str:
-    """Free text from a form: at most MAX_TEXT characters, no NUL (PostgreSQL refuses it)."""
+    """Free text from a form (a dispute, a report, a reason, a resolution), through the text
+    policy (accounts.text: nothing invisible, newlines kept), at most MAX_TEXT characters.
+    A NUL is refused outright: no browser sends one (PostgreSQL would refuse it too)."""
     text = value if isinstance(value, str) else ""
     if "\x00" in text:
         raise ModerationError(
             _("The text contains a character that is not allowed."), code="bad_text"
         )
+    try:
+        text = clean_text(text, multiline=True)
+    except TextRefused as exc:
+        raise exc.as_error(ModerationError) from exc
     if len(text) > MAX_TEXT:
         raise ModerationError(_("Please keep it under 2000 characters."), code="text_too_long")
-    return text.strip()
+    return text
 
 
 def _require_reason(reason: str) -> str:
@@ -113,7 +121,7 @@ def _lock_dispute(dispute_id: Any) -> Dispute:
     # Two moderators acting on one case at once (claiming, paying, resolving) are
     # serialised here: the second sees what the first did.
     try:
-        return Dispute.objects.select_for_update().get(pk=int(dispute_id))
+        return Dispute.objects.select_for_update().get(pk=_as_id(dispute_id))
     except (Dispute.DoesNotExist, ValueError, TypeError):
         raise NotFound() from None
 
@@ -216,7 +224,7 @@ def file_dispute(
     """A participant disputes a finished round, within the window, once while it is open."""
     now = now or timezone.now()
     try:
-        round_ = Round.objects.get(pk=int(round_id))
+        round_ = Round.objects.get(pk=_as_id(round_id))
     except (Round.DoesNotExist, ValueError, TypeError):
         raise NotFound() from None
     if not RoundPlayer.objects.filter(round=round_, user=user).exists():
@@ -347,8 +355,8 @@ def _int_or_none(value: Any) -> int | None:
 
 
 def _as_id(value: Any) -> int:
-    """A primary key from user input; 0 (no row) when it is not a number."""
-    return _int_or_none(value) or 0
+    """A primary key from user input (accounts.ids); 0 (no row) when it cannot be one."""
+    return parse_id(value) or 0
 
 
 def mark_notifications_read(user: User) -> int:
@@ -649,7 +657,7 @@ def compensate(moderator: User, dispute_id: Any, *, amount: Any, reason: str) ->
 def _lock_compensation(compensation_id: Any) -> Compensation:
     # Two admins approving one request at once must not both pay: the second sees it decided.
     try:
-        return Compensation.objects.select_for_update().get(pk=int(compensation_id))
+        return Compensation.objects.select_for_update().get(pk=_as_id(compensation_id))
     except (Compensation.DoesNotExist, ValueError, TypeError):
         raise NotFound() from None
 
@@ -739,7 +747,7 @@ def resettle(
     try:
         # The round row lock keeps a concurrent re-settlement of this round out until we
         # commit (the ledger also serialises on the escrow).
-        round_ = Round.objects.select_for_update().get(pk=int(round_id))
+        round_ = Round.objects.select_for_update().get(pk=_as_id(round_id))
     except (Round.DoesNotExist, ValueError, TypeError):
         raise NotFound() from None
     if round_.state != RoundState.SETTLED:

@@ -17,6 +17,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from accounts.ids import parse_id
 from accounts.models import User
 from accounts.roles import holds_staff_role, in_good_standing
 from games.models import Round, RoundPlayer
@@ -365,11 +366,7 @@ def void_round(request: HttpRequest, round_id: int) -> HttpResponse:
 
 def _case_id(value: Any) -> int | None:
     """The case a replay was opened from, when the parameter names one (else None)."""
-    try:
-        number = int(value)
-    except (TypeError, ValueError):
-        return None
-    return number if 0 < number < 2**63 else None
+    return parse_id(value)
 
 
 def _replay_url(round_id: int) -> str:

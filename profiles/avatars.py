@@ -20,30 +20,72 @@ from PIL import Image, ImageOps, UnidentifiedImageError
 
 # What Pillow may decode: anything else (SVG, TIFF, PSD, EPS...) is refused unread.
 ACCEPTED_FORMATS = ("PNG", "JPEG", "WEBP", "GIF")
-# Pillow refuses images above this many pixels before decoding them (decompression bombs).
-MAX_PIXELS = 4096 * 4096
+# Pictures above this many pixels are refused before they are decoded (decompression bombs:
+# a small file that would fill the memory); Pillow itself refuses those past twice its own
+# limit as it opens them.
+MAX_SIDE = 4096
+MAX_PIXELS = MAX_SIDE * MAX_SIDE
 
 
 class AvatarRefused(ValueError):
-    """An avatar the player must change; ``message`` says why in their language."""
+    """An avatar the player must change; ``message`` says what happened, in their language."""
 
     MESSAGES = {
-        "bad_choice": lambda: _("Choose one of the avatars shown."),
-        "too_large": lambda: (
+        "bad_choice": lambda size: _("Choose one of the avatars shown."),
+        "too_large": lambda size: (
             _("The picture is larger than %(kb)s KB.")
             % {"kb": settings.PROFILES_AVATAR_MAX_BYTES // 1024}
         ),
-        "bad_type": lambda: _("Send a PNG, JPEG, WebP or GIF picture."),
-        "too_many_pixels": lambda: _("The picture has too many pixels."),
+        "empty": lambda size: _("The file is empty."),
+        "bad_type": lambda size: _("Send a PNG, JPEG, WebP or GIF picture."),
+        "damaged": lambda size: _(
+            "The picture could not be read: the file is damaged or incomplete."
+        ),
+        "too_many_pixels": lambda size: (
+            _(
+                "The picture is %(width)s × %(height)s pixels: too large. Send one of at "
+                "most %(side)s × %(side)s pixels."
+            )
+            % {"width": size[0], "height": size[1], "side": MAX_SIDE}
+            if size
+            else _("The picture has too many pixels: send one of at most %(side)s × %(side)s.")
+            % {"side": MAX_SIDE}
+        ),
     }
 
-    def __init__(self, code: str) -> None:
+    def __init__(self, code: str, size: tuple[int, int] | None = None) -> None:
         self.code = code
+        self.size = size  # the picture's pixels, when they were what was wrong
         super().__init__(code)
 
     @property
     def message(self) -> str:
-        return str(self.MESSAGES[self.code]())
+        return str(self.MESSAGES[self.code](self.size))
+
+
+def _signed(raw: bytes) -> bool:
+    """The file starts as one of the accepted formats does (a damaged picture of that kind)."""
+    Image.init()
+    return any(
+        accept is not None and accept(raw[:16])
+        for _factory, accept in (Image.OPEN[name] for name in ACCEPTED_FORMATS)
+    )
+
+
+def _header_size(raw: bytes) -> tuple[int, int] | None:
+    """The width and height a picture's header declares, read without Pillow's bomb check
+    (which refuses a huge one before saying how large it is); None if no format reads it."""
+    Image.init()
+    for name in ACCEPTED_FORMATS:
+        factory, accept = Image.OPEN[name]
+        if accept is not None and not accept(raw[:16]):
+            continue
+        try:
+            with factory(io.BytesIO(raw), "") as image:  # reads the header only
+                return image.size
+        except Exception:  # not this format: try the next
+            continue
+    return None
 
 
 def reencode(upload: Any) -> tuple[bytes, str]:
@@ -53,23 +95,23 @@ def reencode(upload: Any) -> tuple[bytes, str]:
     raw = upload.read(settings.PROFILES_AVATAR_MAX_BYTES + 1)
     if len(raw) > settings.PROFILES_AVATAR_MAX_BYTES:
         raise AvatarRefused("too_large")
+    if not raw:
+        raise AvatarRefused("empty")
     try:
         with Image.open(io.BytesIO(raw), formats=ACCEPTED_FORMATS) as image:
             if image.width * image.height > MAX_PIXELS:
-                raise AvatarRefused("too_many_pixels")
+                raise AvatarRefused("too_many_pixels", image.size)
             image.seek(0)  # an animation keeps its first frame
             upright = ImageOps.exif_transpose(image)  # honour the rotation, then drop EXIF
             picture = upright.convert("RGBA")
-    except (
-        UnidentifiedImageError,
-        OSError,
-        SyntaxError,
-        ValueError,
-        Image.DecompressionBombError,
-    ) as exc:
-        if isinstance(exc, AvatarRefused):
-            raise
-        raise AvatarRefused("bad_type") from exc
+    except Image.DecompressionBombError as exc:
+        raise AvatarRefused("too_many_pixels", _header_size(raw)) from exc
+    except UnidentifiedImageError as exc:  # by content: which format it is, if any
+        raise AvatarRefused("damaged" if _signed(raw) else "bad_type") from exc
+    except AvatarRefused:
+        raise
+    except (OSError, SyntaxError, ValueError, EOFError) as exc:  # one of them, not decodable
+        raise AvatarRefused("damaged") from exc
     side = settings.PROFILES_AVATAR_PIXELS
     picture = ImageOps.fit(picture, (side, side), Image.Resampling.LANCZOS)
     out = io.BytesIO()

@@ -5,10 +5,10 @@ from profiles import views
 app_name = "profiles"
 
 urlpatterns = [
-    path("players/<int:user_id>/", views.profile, name="profile"),
-    path("players/<int:user_id>/avatar/<int:version>/", views.avatar, name="avatar"),
+    path("players/<id:user_id>/", views.profile, name="profile"),
+    path("players/<id:user_id>/avatar/<int:version>/", views.avatar, name="avatar"),
     path(
-        "players/<int:user_id>/avatars/<int:index>.svg",
+        "players/<id:user_id>/avatars/<int:index>.svg",
         views.generated_avatar,
         name="generated_avatar",
     ),

@@ -1,6 +1,8 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
+from typing import Any
 
 import pytest
 
@@ -115,3 +117,43 @@ def make_user(db: None, password: str):  # type: ignore[no-untyped-def]
         return services.sign_up(username=name, password=password, **kwargs)  # type: ignore[arg-type]
 
     return make
+
+
+BIGINT = 2**63 - 1
+
+
+def _beyond_a_bigint(value: Any) -> bool:
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, int):
+        return not -BIGINT - 1 <= value <= BIGINT
+    if isinstance(value, list | tuple):
+        return any(_beyond_a_bigint(item) for item in value)
+    return False
+
+
+@pytest.fixture
+def huge_numbers_queried(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The queries run with a whole number beyond a bigint among their parameters, on any
+    thread (a socket's database work runs on threads of its own): none should be, since
+    an id from outside is bounded before it reaches the database (accounts.ids). SQLite
+    cannot bind such a number (OverflowError: a 500); PostgreSQL compares it for nothing."""
+    from django.db.backends import utils
+
+    seen: list[str] = []
+    original = utils.CursorWrapper._execute_with_wrappers
+
+    def guarded(self: Any, sql: str, params: Any, many: bool, executor: Any) -> Any:
+        if many and params is not None:
+            params = list(params)
+            batches: Iterable[Any] = params
+        else:
+            batches = [params]
+        for batch in batches:
+            values = batch.values() if isinstance(batch, dict) else (batch or ())
+            if any(_beyond_a_bigint(value) for value in values):
+                seen.append(sql[:300])
+        return original(self, sql, params, many, executor)
+
+    monkeypatch.setattr(utils.CursorWrapper, "_execute_with_wrappers", guarded)
+    return seen

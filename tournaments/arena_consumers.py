@@ -26,7 +26,7 @@ class ArenaConsumer(TournamentConsumer):
     async def connect(self) -> None:
         await super().connect()
         user = self.scope.get("user")
-        if user is None or not user.is_authenticated or not hasattr(self, "tournament_id"):
+        if user is None or not user.is_authenticated or not self.found:
             return
         socket_id = uuid.uuid4()
         if await database_sync_to_async(arena.socket_opened)(user, self.tournament_id, socket_id):

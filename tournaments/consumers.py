@@ -25,6 +25,8 @@ def _state(tournament_id: int) -> dict[str, Any] | None:
 
 
 class TournamentConsumer(_Consumer):
+    found = False  # the tournament exists (its state was sent)
+
     async def connect(self) -> None:
         self._setup()
         user = self.scope.get("user")
@@ -33,7 +35,8 @@ class TournamentConsumer(_Consumer):
             return
         self.tournament_id = int(self.scope["url_route"]["kwargs"]["tournament_id"])
         await self.join(tournament_group(self.tournament_id))
-        if not await self.send_state():
+        self.found = await self.send_state()
+        if not self.found:
             await self.close(code=CLOSE_NOT_FOUND)
 
     async def send_state(self, ref: Any = None) -> bool:

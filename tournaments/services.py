@@ -29,7 +29,10 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from accounts.errors import TextRefused
+from accounts.ids import parse_id
 from accounts.models import User
+from accounts.text import clean_text
 from games import services as games
 from games.errors import NotFound
 from games.models import Preset, Round, RoundPlayer, Seat, StakesIn, Table
@@ -60,7 +63,7 @@ HOUSE_BOT_BANKROLL = 100_000
 
 def _lock(tournament_id: Any) -> Tournament:
     try:
-        return Tournament.objects.select_for_update().get(pk=int(tournament_id))
+        return Tournament.objects.select_for_update().get(pk=parse_id(tournament_id) or 0)
     except (Tournament.DoesNotExist, ValueError, TypeError):
         raise TournamentError(_("This tournament does not exist."), code="not_found") from None
 
@@ -97,7 +100,10 @@ def checked_terms(
     players (``players_message`` says it for the kind), the buy-in and the preset; and the
     rules its tables play by (the tournament timers, a hand not sent in time played for
     its owner: RULES.md section 8). Returns the name as kept and those rules' overrides."""
-    name = name.strip()
+    try:
+        name = clean_text(name)  # the text policy: nothing invisible, no bidi control
+    except TextRefused as exc:
+        raise exc.as_error(TournamentError) from exc
     if not name or len(name) > 60:
         raise TournamentError(
             _("A tournament needs a name of 1 to 60 characters."), code="bad_name"

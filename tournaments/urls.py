@@ -6,12 +6,12 @@ app_name = "tournaments"
 
 urlpatterns = [
     path("", views.tournament_list, name="list"),
-    path("<int:tournament_id>/", views.tournament_detail, name="detail"),
-    path("<int:tournament_id>/state/", views.tournament_state, name="state"),
-    path("<int:tournament_id>/register/", views.register, name="register"),
-    path("<int:tournament_id>/unregister/", views.unregister, name="unregister"),
-    path("<int:tournament_id>/start-now/", views.start_now, name="start_now"),
-    path("<int:tournament_id>/cancel/", views.cancel, name="cancel"),
+    path("<id:tournament_id>/", views.tournament_detail, name="detail"),
+    path("<id:tournament_id>/state/", views.tournament_state, name="state"),
+    path("<id:tournament_id>/register/", views.register, name="register"),
+    path("<id:tournament_id>/unregister/", views.unregister, name="unregister"),
+    path("<id:tournament_id>/start-now/", views.start_now, name="start_now"),
+    path("<id:tournament_id>/cancel/", views.cancel, name="cancel"),
 ]
 
 # Arenas (tournaments.arena_urls): their own block.

@@ -14,6 +14,7 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from accounts.ids import parse_id
 from accounts.models import User
 from games import events
 from games.errors import NotFound, TableBusy
@@ -85,11 +86,8 @@ _LOCK_ROUND = Compiled(
 def _pk(value: Any) -> int:
     """An id as the ORM would take it for a lookup; NotFound for what is not one (a row
     id is a positive bigint: the ORM finds nothing beyond that range either)."""
-    try:
-        pk = int(value)
-    except (ValueError, TypeError):
-        raise NotFound() from None
-    if not 0 < pk < 2**63:
+    pk = parse_id(value)  # accounts.ids: the one bound on ids from outside
+    if pk is None:
         raise NotFound()
     return pk
 

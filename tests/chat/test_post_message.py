@@ -63,6 +63,31 @@ def test_a_message_over_200_characters_is_refused(players, table) -> None:
     _refused("chat_empty", services.post_message, players[1], table.pk, text=" \u200b ")
 
 
+@pytest.mark.parametrize("said", ["fu\u200dck", "f\u0443ck", "ｆｕｃｋ"])
+def test_a_disguised_swear_word_is_masked_and_moderators_see_it_as_typed(
+    players, table, said: str
+) -> None:
+    message = services.post_message(players[1], table.pk, text=said)
+    assert message.text == "****"
+    assert message.raw  # what moderators see: the word, as the policy kept it
+
+
+@pytest.mark.parametrize("said", ["\u3164", "\u2800\u2800", " \u3164 \u115f "])
+def test_a_message_of_blank_looking_characters_is_refused(players, table, said: str) -> None:
+    _refused("chat_empty", services.post_message, players[1], table.pk, text=said)
+    assert not ChatMessage.objects.exists()
+
+
+def test_a_letter_with_199_combining_accents_is_refused(players, table) -> None:
+    _refused("text_marks", services.post_message, players[1], table.pk, text="a" + "\u0301" * 199)
+    assert not ChatMessage.objects.exists()
+
+
+def test_vietnamese_with_every_tone_is_said_as_typed(players, table) -> None:
+    said = "Ừ, để tớ xếp lại chi giữa: cù lũ ăn chắc, mậu binh rồi!"
+    assert services.post_message(players[1], table.pk, text=said).text == said
+
+
 @override_settings(CHAT_RATE_LIMIT=5, CHAT_RATE_WINDOW_SECONDS=10)
 def test_the_sixth_message_in_ten_seconds_is_refused(players, table) -> None:
     for n in range(5):

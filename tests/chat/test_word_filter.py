@@ -49,6 +49,38 @@ def test_everyday_words_are_left_alone(said: str) -> None:
     assert mask(said) == said
 
 
+@pytest.mark.parametrize(
+    ("said", "shown"),
+    [
+        ("fu\u200dck", "**\u200d**"),  # a zero-width joiner inside the word
+        ("fu\u200bck off", "**\u200b** off"),  # a zero-width space
+        ("f\u0443ck", "****"),  # Cyrillic у
+        ("ｆｕｃｋ", "****"),  # full-width
+        ("𝐟𝐮𝐜𝐤 you", "**** you"),  # mathematical bold
+        ("\u0455h\u0456t", "****"),  # Cyrillic ѕ and і
+        ("FU\u0421K", "****"),  # Cyrillic С
+        ("f\u0301uck", "*\u0301***"),  # a combining accent inside the word
+        ("đ\u200b.m thua rồi", "*\u200b.* thua rồi"),
+    ],
+)
+def test_invisible_characters_look_alike_letters_and_full_width_forms_do_not_evade_it(
+    said: str, shown: str
+) -> None:
+    assert mask(said) == shown
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Привет, как дела?",  # Russian is not read as English
+        "tuy vậy, ｃｌａｓｓ",
+        "Bình ơi, chơi tiếp không?",
+    ],
+)
+def test_other_scripts_and_full_width_everyday_words_are_left_alone(said: str) -> None:
+    assert mask(said) == said
+
+
 def test_both_lists_are_loaded() -> None:
     listed = {entry.exact for entry in entries()}
     assert {"fuck", "địt", "đéo", "asshole"} <= listed

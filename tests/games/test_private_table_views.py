@@ -111,6 +111,23 @@ def test_removing_a_player_during_a_round_shows_a_clear_error(
     assert "chỉ mời được người chơi ra giữa hai ván" in page.content.decode()
 
 
+@pytest.mark.postgres
+@pytest.mark.parametrize("action", ["release", "remove", "revoke"])
+@pytest.mark.parametrize("value", ["99999999999999999999999", "9223372036854775808", "-1"])
+def test_a_host_tool_with_an_id_beyond_a_bigint_is_a_form_error_and_queries_nothing(
+    client, players, private_table, huge_numbers_queried, action: str, value: str
+) -> None:
+    invite = private.create_invite(players[0], private_table.pk)
+    private.sit_by_invite(players[1], invite.token)
+    client.force_login(players[0])
+    url = reverse("games:host_tools", kwargs={"table_id": private_table.pk})
+    page = client.post(url, {"action": action, "user": value, "invite": value}, follow=True)
+    assert page.status_code == 200
+    assert "Biểu mẫu thiếu một ô hoặc có giá trị sai." in page.content.decode()
+    assert huge_numbers_queried == []
+    assert Seat.objects.filter(table=private_table, user=players[1]).exists()
+
+
 def test_staff_opening_a_private_table_uninvited_is_audited(client, players, private_table) -> None:
     admin = players[3]
     admin.is_staff = True

@@ -100,3 +100,17 @@ def test_real_suggestions_are_legal_arrangements_of_my_cards(client, players, de
         assert [len(part) for part in suggestion["chi"]] == [5, 5, 3]
         assert sorted(c for part in suggestion["chi"] for c in part) == mine
         assert len(suggestion["win"]) == 3
+
+
+@pytest.mark.postgres
+@pytest.mark.parametrize("round_id", ["99999999999999999999999", "9223372036854775808", "0"])
+def test_a_round_id_beyond_a_bigint_is_a_404_that_queries_nothing(
+    client: Any, make_user: Any, huge_numbers_queried: list[str], round_id: str
+) -> None:
+    from django.urls import Resolver404, resolve
+
+    client.force_login(make_user("an"))
+    assert client.get(f"/rounds/{round_id}/suggest/").status_code == 404
+    with pytest.raises(Resolver404):
+        resolve(f"/rounds/{round_id}/suggest/")
+    assert huge_numbers_queried == []

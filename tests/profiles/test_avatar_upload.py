@@ -145,3 +145,50 @@ def test_a_generated_avatar_outside_the_set_is_refused(client: Any, player: Any)
 def test_generated_avatars_are_the_same_every_time_and_differ_between_players() -> None:
     assert avatars.generated_svg(1, 3) == avatars.generated_svg(1, 3)
     assert avatars.generated_svg(1, 3) != avatars.generated_svg(2, 3)
+
+
+def _png_header(width: int, height: int) -> bytes:
+    """A PNG that declares its size and holds no pixels: all a decompression bomb needs."""
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        body = kind + data
+        return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body))
+
+    header = struct.pack(">IIBBBBB", width, height, 1, 0, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IEND", b"")
+
+
+def test_a_20000_by_20000_png_is_refused_as_too_large_in_pixels_not_as_a_wrong_type(
+    client: Any, player: Any
+) -> None:
+    response = _upload(client, _png_header(20000, 20000))
+    assert response.status_code == 400
+    page = response.content.decode()
+    assert "20000 × 20000" in page
+    assert "Hãy gửi ảnh PNG, JPEG, WebP hoặc GIF." not in page  # not the wrong-type message
+    with pytest.raises(avatars.AvatarRefused) as refused:
+        avatars.reencode(SimpleUploadedFile("a.png", _png_header(20000, 20000)))
+    assert (refused.value.code, refused.value.size) == ("too_many_pixels", (20000, 20000))
+
+
+def test_a_damaged_or_cut_picture_is_called_damaged(client: Any, player: Any) -> None:
+    whole = _png((200, 200), "white")
+    for broken in (whole[: len(whole) // 2], whole[:8] + b"\x00" * 40):
+        with pytest.raises(avatars.AvatarRefused) as refused:
+            avatars.reencode(SimpleUploadedFile("a.png", broken))
+        assert refused.value.code == "damaged"
+    assert "hỏng" in _upload(client, whole[:60]).content.decode()
+
+
+def test_an_empty_file_is_called_empty() -> None:
+    with pytest.raises(avatars.AvatarRefused) as refused:
+        avatars.reencode(SimpleUploadedFile("a.png", b""))
+    assert refused.value.code == "empty"
+
+
+def test_a_text_file_gets_the_wrong_type_message(client: Any, player: Any) -> None:
+    with pytest.raises(avatars.AvatarRefused) as refused:
+        avatars.reencode(SimpleUploadedFile("a.png", b"hello, not a picture"))
+    assert refused.value.code == "bad_type"

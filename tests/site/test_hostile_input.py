@@ -1,8 +1,13 @@
-"""No input gives a 500: every URL pattern, every role, a fixed corpus of hostile values.
+"""No input gives a 500: every URL pattern of every app, every role, a fixed corpus of
+hostile values.
 
 Each URL is requested with every query parameter any view reads set to one hostile value,
-and (when it takes a POST) with every field of its forms set to it too; integer path
-arguments also get a value far beyond a bigint. Any 5xx fails, listed with what caused it.
+and (when it takes a POST) with every field of its forms set to it too; then each form
+of the page is sent as the page fills it, one field at a time hostile (the host tools'
+``action=release`` with ``user`` far beyond a bigint); id and integer path arguments also
+get values beyond a bigint. Any 5xx fails, listed with what caused it, and so does any
+query that a number beyond a bigint reaches (``huge_numbers_queried``): ids from outside
+are bounded before the database (accounts.ids), whatever the database.
 """
 
 from __future__ import annotations
@@ -36,10 +41,16 @@ QUERY_NAMES = [
     "status", "category", "table", "user", "older_than_hours", "page", "q", "round",
     "actor", "next", "case", "settle_again", "kind", "o", "p", "e", "all", "language",
     "_changelist_filters", "position", "amount", "reason", "hours", "outcome", "per_payment",
-    "per_day",
+    "per_day", "period", "preset", "action", "invite", "username", "avatar", "day", "chi",
+    "sound", "ref", "name", "players", "buy_in", "minutes", "spectators", "word_filter",
 ]  # fmt: skip
-HUGE_ID = "99999999999999999999"
+HUGE_IDS = ["99999999999999999999999", "9223372036854775808"]  # 23 digits; 2**63
 FIELD = re.compile(r'<(?:input|select|textarea)[^>]*\bname="([^"]+)"')
+FORM = re.compile(r"<form\b([^>]*)>(.*?)</form>", re.S | re.I)
+INPUT = re.compile(r"<(input|select|textarea)\b([^>]*)>", re.I)
+ATTRIBUTE = re.compile(r'\b(name|value|action|method|type)="([^"]*)"', re.I)
+# One field hostile, the others as the page fills them.
+FIELD_HOSTILE = [*HUGE_IDS, "-1", "0", "²", "x" * 3000, "a\x00b"]
 CONVERTER = re.compile(r"<(?:(\w+):)?(\w+)>")
 
 
@@ -52,19 +63,50 @@ def _patterns(patterns: list[Any], prefix: str = "") -> Iterator[str]:
 
 
 def _paths(route: str, ids: dict[str, Any]) -> tuple[str, list[str]]:
-    """The route with real ids, and (if it has any) with every integer id out of range."""
+    """The route with real ids, and (if it has any) with every id or integer beyond a bigint."""
     if "(?P<app_label>" in route:
         return "/admin/ledger/", []
     real = "/" + CONVERTER.sub(lambda m: str(ids.get(m.group(2), 1)), route)
-    huge = "/" + CONVERTER.sub(
-        lambda m: HUGE_ID if m.group(1) == "int" else str(ids.get(m.group(2), 1)), route
-    )
-    return real, [huge] if huge != real else []
+    huge = [
+        "/"
+        + CONVERTER.sub(
+            lambda m, h=value: h if m.group(1) in ("int", "id") else str(ids.get(m.group(2), 1)),
+            route,
+        )
+        for value in HUGE_IDS
+    ]
+    return real, [path for path in huge if path != real]
+
+
+def _forms(html: str, page: str) -> list[tuple[str, dict[str, str]]]:
+    """Each POST form of a page: where it posts, and its fields as the page fills them."""
+    found = []
+    for head, body in FORM.findall(html):
+        attributes = {k.lower(): v for k, v in ATTRIBUTE.findall(head)}
+        if attributes.get("method", "").lower() != "post":
+            continue
+        target = attributes.get("action") or page
+        fields: dict[str, str] = {}
+        for _tag, attrs in INPUT.findall(body):
+            named = {k.lower(): v for k, v in ATTRIBUTE.findall(attrs)}
+            name = named.get("name")
+            if not name or name == "csrfmiddlewaretoken" or named.get("type") == "file":
+                continue
+            if named.get("type") in ("checkbox", "radio") and name in fields:
+                continue
+            fields[name] = named.get("value", "")
+        if fields and target.startswith("/") and "logout" not in target:
+            found.append((target.replace("&amp;", "&"), fields))
+    return found
 
 
 @pytest.fixture
 def world(make_user: Any) -> dict[str, Any]:
     from games import services as games
+    from games.services import duplicate, private
+    from social import services as social
+    from tournaments import arena
+    from tournaments import services as tournaments
 
     players = [make_user(name) for name in ("an", "binh", "chi")]
     moderator = _staff(make_user, "mod", moderator=True)
@@ -79,6 +121,17 @@ def world(make_user: Any) -> dict[str, Any]:
     case = moderation.file_dispute(players[0], round_.pk, category="other", text="?")
     moderation.claim(moderator, case.pk)
     pending = moderation.compensate(moderator, case.pk, amount=100_000, reason="big")
+    # A private table whose host has a hold and a guest seated: the host tools' forms.
+    host, guest, friend = make_user("host"), make_user("guest"), make_user("friend")
+    entrant, arena_entrant = make_user("entrant"), make_user("arena")
+    private_table = games.create_table(host, name="Riêng", stake=10, is_private=True)
+    games.sit(host, private_table.pk)
+    private.sit_by_invite(guest, private.create_invite(host, private_table.pk).token)
+    private.hold_seat(host, private_table.pk, friend)
+    sit_and_go = tournaments.create_sit_and_go(entrant, name="Giải", players=4, buy_in=0)
+    arena.create_arena(arena_entrant, name="Đấu trường", minutes=10, buy_in=0)
+    schedule = duplicate.create_schedule(name="Lịch", boards=1)
+    request = social.send_friend_request(players[1], players[0])
     ids = {
         "round_id": round_.pk,
         "table_id": table.pk,
@@ -90,9 +143,22 @@ def world(make_user: Any) -> dict[str, Any]:
         "object_id": players[1].pk,
         "uidb64": "MQ",
         "token": "x-y",
+        "tournament_id": sit_and_go.pk,
+        "schedule_id": schedule.pk,
+        "request_id": request.pk,
+        "version": 1,
+        "index": 1,
     }
-    roles = {"anonymous": None, "player": players[0], "moderator": moderator, "admin": admin}
-    return {"ids": ids, "roles": roles}
+    roles = {
+        "anonymous": None,
+        "player": players[0],
+        "host": host,
+        "moderator": moderator,
+        "admin": admin,
+    }
+    # The host walks their table's pages only, with the private table's id.
+    overrides = {"host": {"table_id": private_table.pk}}
+    return {"ids": ids, "roles": roles, "overrides": overrides}
 
 
 def _full_corpus(role: str, route: str) -> bool:
@@ -104,6 +170,8 @@ def _full_corpus(role: str, route: str) -> bool:
     """
     if role in ("anonymous", "player"):
         return not route.startswith("admin/")
+    if role == "host":
+        return route.startswith("tables/")
     if role == "moderator":
         return route.startswith("moderation/")
     return route.startswith(("moderation/", "admin/"))
@@ -129,7 +197,9 @@ def _send(client: Client, path: str, value: str | None, fields: list[str] | None
     )
 
 
-def test_no_hostile_value_in_any_parameter_of_any_url_gives_a_5xx(world: dict[str, Any]) -> None:
+def test_no_hostile_value_in_any_parameter_of_any_url_gives_a_5xx_or_reaches_the_database(
+    world: dict[str, Any], huge_numbers_queried: list[str]
+) -> None:
     started = time.monotonic()
     routes = sorted(
         route
@@ -142,10 +212,13 @@ def test_no_hostile_value_in_any_parameter_of_any_url_gives_a_5xx(world: dict[st
         client = Client(raise_request_exception=False)
         if user is not None:
             client.force_login(user)
+        ids = {**world["ids"], **world["overrides"].get(role, {})}
         for route in routes:
             if route.startswith("admin/") and role != "admin":
                 continue  # the Django admin answers everyone else with its login page
-            real, huge = _paths(route, world["ids"])
+            if role == "host" and not _full_corpus(role, route):
+                continue
+            real, huge = _paths(route, ids)
             for path in huge:  # ids out of any range: one GET and one empty POST
                 for fields in (None, []):
                     requests += 1
@@ -170,6 +243,16 @@ def test_no_hostile_value_in_any_parameter_of_any_url_gives_a_5xx(world: dict[st
                     failures.append(f"{role} {real} = {value!r:.30} {fields and 'POST'}: {status}")
                 if "logout" in route and user is not None:
                     client.force_login(user)
+            if route.startswith("admin/"):
+                continue  # Django's own forms
+            for target, filled in _forms(html, real):
+                for name in filled:
+                    for value in FIELD_HOSTILE:
+                        requests += 1
+                        status = client.post(target, {**filled, name: value}).status_code
+                        if status >= 500:
+                            failures.append(f"{role} POST {target} {name}={value!r:.30}: {status}")
     elapsed = time.monotonic() - started
     print(f"{requests} requests in {elapsed:.1f} s")
     assert not failures, "\n".join(failures)
+    assert not huge_numbers_queried, "\n".join(sorted(set(huge_numbers_queried)))
