@@ -58,3 +58,13 @@ watch_requested = Signal()
 a user who is not staff. Arguments: table, user. A receiver returns False to keep the user
 out of the table's page and socket (an arena's board, which an entrant watching could
 still be dealt), or None."""
+
+
+collusion_check_requested = Signal()
+"""Sent by a tournament at its end, inside its transaction, before its prizes are paid
+(``tournaments.services.pay_or_hold``). Arguments: user_ids (its entrants), round_ids (the
+settled rounds of its tables). The receiver that knows the collusion signals (moderation)
+returns a list of findings among these entrants and rounds, each a dict
+``{"signal": code, "users": [user ids], ...figures}`` (empty: none fired); any other
+receiver returns None. Any finding holds the prizes for a moderator
+(``ledger.services.hold_prizes``). Receivers only read."""
