@@ -18,7 +18,9 @@ three house bots, a short stack and a level a round) and an arena of ``--arena-m
 with 4 scripted entrants (the arena socket open, following their seat from board to board),
 one of whom drops at its first board, without arranging it, and never returns. Per
 tournament it checks, and exits 1 when one breaks: chips conserved at every observation,
-the pool (prizes each paid exactly once, netting to zero once finished), nothing stuck (no
+the pool (prizes each paid exactly once, netting to zero once finished; and for every
+tournament of the run that is over, finished, cancelled or voided, no xu left in its pool
+or in a decided prize hold: ``ended_pools_holding_xu``), nothing stuck (no
 deal or settlement at its tables for longer than the recovery bound plus one round waiting
 for an absent hand; an arena that far past its end not finished), nobody at two tables or
 in two live rounds at once, and the absent entrant's hands played for them (RULES.md
@@ -1645,7 +1647,7 @@ def analyse_tournaments(
             broken.append(f"{label}: never started")
         if kind == "arena" and state == "running" and ends and now > float(ends) + bound:
             broken.append(f"{label}: {now - float(ends):.0f} s past its end, not finished")
-        # The pool: in by buy-ins, out by prizes, each prize once; zero once finished.
+        # The pool: in by buy-ins, out by prizes, each prize once; zero once it is over.
         lines += _pool_lines(db, label, tournament_id, state, entries, broken)
         # Nobody at two tables (or in two live rounds) at once.
         lines.append(
@@ -1664,7 +1666,46 @@ def analyse_tournaments(
         for player in entrants:
             if player.tournament_id == tournament_id and (player.drop_on_deal or player.dropped):
                 lines += _absent_lines(db, label, player, entries, broken, run_start)
+    # Every tournament of the run that is over, watched or not: no xu left in its pool.
+    stuck = ended_pools_holding_xu(db)
+    lines.append(f"  tournaments over with xu still in their pool or a decided hold: {len(stuck)}")
+    broken += stuck
     return lines, broken
+
+
+ENDED = ("finished", "cancelled", "voided")
+"""A tournament in one of these states is over: its pool must be closed and empty."""
+
+
+def ended_pools_holding_xu(db: psycopg.Connection[Any]) -> list[str]:
+    """Every tournament that is over (finished, cancelled or voided) has its pool closed and
+    empty: paid (or, finished, held for review: then the xu sit in its prize hold until a
+    moderator decides, and a decided hold is empty), refunded when cancelled or voided."""
+    rows = db.execute(
+        "SELECT t.id, t.state, coalesce(p.balance, 0), c.outcome, coalesce(h.balance, 0), "
+        "EXISTS (SELECT 1 FROM ledger_prizeholddecision d JOIN ledger_prizehold ph "
+        "ON ph.id = d.hold_id WHERE ph.tournament_id = t.id) "
+        "FROM tournaments_tournament t "
+        "LEFT JOIN ledger_account p ON p.key = 'pool:' || t.id "
+        "LEFT JOIN ledger_account h ON h.key = 'prize_hold:' || t.id "
+        "LEFT JOIN ledger_poolclosure c ON c.tournament_id = t.id "
+        "WHERE t.state = ANY(%s) ORDER BY t.id",
+        (list(ENDED),),
+    ).fetchall()
+    problems = []
+    for tournament_id, state, pool, outcome, held, decided in rows:
+        expected = ("paid", "held") if state == "finished" else ("refunded",)
+        if pool != 0 or outcome not in expected:
+            problems.append(
+                f"tournament {tournament_id} {state}: its pool holds {pool} xu "
+                f"(closure {outcome or 'none'})"
+            )
+        if held and (outcome != "held" or decided):
+            problems.append(
+                f"tournament {tournament_id} {state}: its prize hold keeps {held} xu "
+                f"({'decided' if decided else 'no hold recorded'})"
+            )
+    return problems
 
 
 def _pool_lines(
@@ -1688,16 +1729,25 @@ def _pool_lines(
             (pool[0], pool[0]),
         ).fetchall()
     )
+    # Prizes come from the pool, or (held for review, then released) from the prize hold.
     paid = db.execute(
         "SELECT a.user_id, count(*), sum(t.amount) FROM ledger_transfer t JOIN ledger_account "
-        "a ON a.id = t.credit_id WHERE t.debit_id = %s AND t.kind = 'prize' GROUP BY a.user_id",
-        (pool[0],),
+        "a ON a.id = t.credit_id JOIN ledger_account d ON d.id = t.debit_id "
+        "WHERE d.key IN (%s, %s) AND t.kind = 'prize' GROUP BY a.user_id",
+        (f"pool:{tournament_id}", f"prize_hold:{tournament_id}"),
     ).fetchall()
     closure = db.execute(
         "SELECT outcome FROM ledger_poolclosure WHERE tournament_id = %s", (tournament_id,)
     ).fetchone()
+    released = db.execute(
+        "SELECT d.outcome FROM ledger_prizeholddecision d JOIN ledger_prizehold h "
+        "ON h.id = d.hold_id WHERE h.tournament_id = %s",
+        (tournament_id,),
+    ).fetchone()
     into = int(flows.get("buy_in", 0)) - int(flows.get("buy_in_refund", 0))
     owed = {e[1]: int(e[6]) for e in entries if e[6]}
+    if closure is not None and closure[0] == "held" and (released or ("",))[0] != "released":
+        owed = {}  # under review, or the buy-ins returned: no prize is paid
     got = {user: (int(count), int(amount)) for user, count, amount in paid}
     twice = [user for user, (count, _amount) in got.items() if count > 1]
     wrong = [u for u in set(owed) | set(got) if got.get(u, (0, 0))[1] != owed.get(u, 0)]
@@ -1710,10 +1760,18 @@ def _pool_lines(
         broken.append(f"{label}: a prize paid more than once (users {twice})")
     if wrong:
         broken.append(f"{label}: prizes paid differ from the entries' prizes (users {wrong})")
-    if state == "finished" and (pool[1] != 0 or closure is None or closure[0] != "paid"):
+    if state == "finished" and (
+        pool[1] != 0 or closure is None or closure[0] not in ("paid", "held")
+    ):
         broken.append(f"{label}: finished but its pool holds {pool[1]} xu (closure {closure})")
-    if state != "finished" and (got or closure is not None):
+    if state in ("cancelled", "voided") and (
+        pool[1] != 0 or closure is None or closure[0] != "refunded"
+    ):
+        broken.append(f"{label}: {state} but its pool holds {pool[1]} xu (closure {closure})")
+    if state != "finished" and got:
         broken.append(f"{label}: prizes paid before it finished")
+    if state in ("registering", "running") and closure is not None:
+        broken.append(f"{label}: its pool closed while it is still {state}")
     return out
 
 

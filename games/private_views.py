@@ -61,6 +61,11 @@ def invite(request: HttpRequest, token: str) -> HttpResponse:
 def host_tools(request: HttpRequest, table_id: int) -> HttpResponse:
     table = get_object_or_404(Table.objects.select_related("host"), pk=table_id)
     user: User = request.user  # type: ignore[assignment]
+    try:
+        private.ensure_hosted(table)  # a tournament's table: no host page, no host action
+    except GameError as exc:
+        messages.error(request, exc.message)
+        return redirect("games:table", table_id=table.pk)
     if not selectors.is_acting_host(table, user):
         messages.error(request, _("Only the table's host can do this."))
         return redirect("games:table", table_id=table.pk)

@@ -77,10 +77,14 @@ def open_tables() -> QuerySet[Table]:
 # --- Private tables: who hosts, who may come in (docs/social.md) -----------------------
 
 
-def acting_host_id(table: Table) -> int:
+def acting_host_id(table: Table) -> int | None:
     """The host: the creator while seated here; when not, the person (not a bot) seated
     longest; with no person seated, the creator again. Derived, never stored, so a host
-    leaving hands the powers on with no write and no race."""
+    leaving hands the powers on with no write and no race. A managed table (a tournament's:
+    its owner seats the players and deals) has no host: None, and no host powers for anyone
+    (``games.services.private.ensure_hosted``)."""
+    if table.is_managed:
+        return None
     seated = list(
         table.seat_set.filter(user__is_bot=False)
         .order_by("joined_at", "pk")

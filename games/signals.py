@@ -70,3 +70,13 @@ invite_requested = Signal()
 """Sent by ``games.services.private.hold_seat`` at once, inside its transaction, before a
 host keeps a seat for someone. Arguments: host, user, table. A receiver returns a
 translated reason to refuse (social: a block between the two), or None."""
+
+
+collusion_check_requested = Signal()
+"""Sent by a tournament at its end, inside its transaction, before its prizes are paid
+(``tournaments.services.pay_or_hold``). Arguments: user_ids (its entrants), round_ids (the
+settled rounds of its tables). The receiver that knows the collusion signals (moderation)
+returns a list of findings among these entrants and rounds, each a dict
+``{"signal": code, "users": [user ids], ...figures}`` (empty: none fired); any other
+receiver returns None. Any finding holds the prizes for a moderator
+(``ledger.services.hold_prizes``). Receivers only read."""

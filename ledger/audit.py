@@ -16,9 +16,12 @@ from django.db.models.functions import Coalesce
 from ledger.models import (
     Account,
     AccountKind,
+    HoldOutcome,
     PoolClosure,
     PoolOutcome,
     Posting,
+    PrizeHold,
+    PrizeHoldDecision,
     RoundClosure,
     RoundOutcome,
     Transfer,
@@ -60,6 +63,7 @@ def _run() -> CheckReport:
     _totals(report)
     _rounds(report)
     _pools(report)
+    _prize_holds(report)
     return report
 
 
@@ -145,6 +149,7 @@ def _totals(report: CheckReport) -> None:
             "escrow": by_kind.get(AccountKind.ESCROW, 0),
             "house": by_kind.get(AccountKind.HOUSE, 0),
             "pools": by_kind.get(AccountKind.POOL, 0),
+            "prize_holds": by_kind.get(AccountKind.PRIZE_HOLD, 0),
             "accounts": Account.objects.count(),
             "transfers": Transfer.objects.count(),
         }
@@ -196,7 +201,8 @@ def _rounds(report: CheckReport) -> None:
 
 
 def _pools(report: CheckReport) -> None:
-    """A closed pool is empty and paid out exactly its buy-ins less their refunds."""
+    """A closed pool is empty and paid out exactly its buy-ins less their refunds: in
+    prizes, or (held) in one move into its prize hold."""
     flows: dict[int, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     for row in (
         Posting.objects.filter(account__kind=AccountKind.POOL)
@@ -211,21 +217,75 @@ def _pools(report: CheckReport) -> None:
         flow, closure = flows[tournament_id], closures.get(tournament_id)
         paid_in = flow[TransferKind.BUY_IN]
         refunded, prizes = flow[TransferKind.BUY_IN_REFUND], flow[TransferKind.PRIZE]
+        held = flow[TransferKind.PRIZE_HOLD]
         if closure is None:
-            if prizes:
+            if prizes or held:
                 wrong.append(f"tournament {tournament_id}: prizes paid, pool never closed")
             continue
         recorded = sum(int(v) for v in closure.prizes.values())
         if closure.outcome == PoolOutcome.PAID:
-            ok = paid_in - refunded == prizes == recorded
+            ok = paid_in - refunded == prizes == recorded and not held
+        elif closure.outcome == PoolOutcome.HELD:
+            ok = paid_in - refunded == held == recorded and not prizes
         else:
-            ok = paid_in == refunded and not prizes and not recorded
+            ok = paid_in == refunded and not prizes and not recorded and not held
         if not ok:
             wrong.append(
                 f"tournament {tournament_id}: {closure.outcome}, bought in {paid_in}, "
                 f"refunded {refunded}, prizes {prizes} (recorded {recorded})"
             )
     _add(report, "tournament pool does not net to zero", wrong)
+
+
+def _prize_holds(report: CheckReport) -> None:
+    """A prize hold took in exactly what its record says; undecided, it keeps all of it;
+    decided, it is empty and paid out the recorded prizes (released) or refunds (returned)
+    that add up to it, the recorded payouts exactly."""
+    flows: dict[int, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    balances: dict[int, int] = {}
+    for account in Account.objects.filter(kind=AccountKind.PRIZE_HOLD):
+        balances[int(account.tournament_id or 0)] = account.balance
+    for row in (
+        Posting.objects.filter(account__kind=AccountKind.PRIZE_HOLD)
+        .values("account__tournament_id", "transfer__kind")
+        .annotate(total=Sum("delta"))
+    ):
+        flows[row["account__tournament_id"]][row["transfer__kind"]] = abs(int(row["total"]))
+    holds = {h.tournament_id: h for h in PrizeHold.objects.all()}
+    decisions = {d.hold.tournament_id: d for d in PrizeHoldDecision.objects.select_related("hold")}
+    report.figures["prize_holds_pending"] = len(holds) - len(decisions)
+    wrong: list[str] = []
+    for tournament_id in sorted(set(flows) | set(holds) | set(balances)):
+        flow, hold = flows[tournament_id], holds.get(tournament_id)
+        taken = flow[TransferKind.PRIZE_HOLD]
+        out = {kind: flow[kind] for kind in (TransferKind.PRIZE, TransferKind.BUY_IN_REFUND)}
+        balance = balances.get(tournament_id, 0)
+        if hold is None:
+            wrong.append(f"tournament {tournament_id}: xu in a prize hold with no record")
+            continue
+        decision = decisions.get(tournament_id)
+        recorded = sum(int(v) for v in hold.prizes.values())
+        ok = taken == hold.amount == recorded
+        if decision is None:
+            ok = ok and balance == taken and not any(out.values())
+        else:
+            paid = sum(int(v) for v in decision.paid.values())
+            kind = (
+                TransferKind.PRIZE
+                if decision.outcome == HoldOutcome.RELEASED
+                else TransferKind.BUY_IN_REFUND
+            )
+            other = sum(v for k, v in out.items() if k != kind)
+            ok = ok and balance == 0 and out[kind] == taken == paid and not other
+            if decision.outcome == HoldOutcome.RELEASED:
+                ok = ok and decision.paid == hold.prizes
+        if not ok:
+            wrong.append(
+                f"tournament {tournament_id}: held {taken} (recorded {hold.amount}, prizes "
+                f"{recorded}), balance {balance}, paid out {dict(out)}, "
+                f"decision {decision.outcome if decision else 'none'}"
+            )
+    _add(report, "prize hold does not net to zero", wrong)
 
 
 def format_report(report: CheckReport) -> str:

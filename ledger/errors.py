@@ -65,6 +65,19 @@ class PoolAlreadyClosed(LedgerError):
     )
 
 
+class NoPrizeHold(LedgerError):
+    code = "no_prize_hold"
+    default_message = _("The prizes of tournament %(tournament_id)s are not held for review.")
+
+
+class HoldAlreadyDecided(LedgerError):
+    code = "hold_decided"
+    default_message = _(
+        "The prizes of tournament %(tournament_id)s were already decided: %(outcome)s;"
+        " nothing was changed."
+    )
+
+
 class InvalidSettlement(LedgerError):
     code = "invalid_settlement"
     default_message = _("This settlement is not valid: %(detail)s")

@@ -30,6 +30,10 @@ def pool_key(tournament_id: int) -> str:
     return f"pool:{tournament_id}"
 
 
+def prize_hold_key(tournament_id: int) -> str:
+    return f"prize_hold:{tournament_id}"
+
+
 def shard_of(transfer_key: str) -> int:
     # Stable across processes and restarts (unlike hash()), so a retry hits the same row.
     return zlib.crc32(transfer_key.encode()) % SYSTEM_SHARDS

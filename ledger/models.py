@@ -29,6 +29,7 @@ class AccountKind(models.TextChoices):
     ISSUANCE = "issuance", _("Issuance")
     ESCROW = "escrow", _("Round escrow")
     POOL = "pool", _("Tournament pool")
+    PRIZE_HOLD = "prize_hold", _("Tournament prizes under review")
 
 
 class TransferKind(models.TextChoices):
@@ -47,6 +48,7 @@ class TransferKind(models.TextChoices):
     BUY_IN = "buy_in", _("Tournament buy-in")
     BUY_IN_REFUND = "buy_in_refund", _("Tournament buy-in refunded")
     PRIZE = "prize", _("Tournament prize")
+    PRIZE_HOLD = "prize_hold", _("Tournament prizes held for review")
 
 
 # Round flows: reversing one would reopen a closed escrow, so they are never reversed.
@@ -62,7 +64,14 @@ ROUND_KINDS = frozenset(
 )
 
 # Tournament pool flows: the pool closes once (PoolClosure), like a round's escrow.
-POOL_KINDS = frozenset({TransferKind.BUY_IN, TransferKind.BUY_IN_REFUND, TransferKind.PRIZE})
+POOL_KINDS = frozenset(
+    {
+        TransferKind.BUY_IN,
+        TransferKind.BUY_IN_REFUND,
+        TransferKind.PRIZE,
+        TransferKind.PRIZE_HOLD,
+    }
+)
 
 
 class Account(models.Model):
@@ -126,7 +135,7 @@ class Account(models.Model):
                         shard__isnull=False,
                     )
                     | Q(
-                        kind=AccountKind.POOL,
+                        kind__in=[AccountKind.POOL, AccountKind.PRIZE_HOLD],
                         user__isnull=True,
                         round_id__isnull=True,
                         shard__isnull=True,
@@ -149,6 +158,11 @@ class Account(models.Model):
                 fields=["tournament_id"],
                 condition=Q(kind=AccountKind.POOL),
                 name="ledger_one_pool_per_tournament",
+            ),
+            models.UniqueConstraint(
+                fields=["tournament_id"],
+                condition=Q(kind=AccountKind.PRIZE_HOLD),
+                name="ledger_one_prize_hold_per_tournament",
             ),
         ]
 
@@ -288,15 +302,19 @@ class RoundClosure(models.Model):
 class PoolOutcome(models.TextChoices):
     PAID = "paid", _("Prizes paid")
     REFUNDED = "refunded", _("Refunded")
+    HELD = "held", _("Prizes held for review")
 
 
 class PoolClosure(models.Model):
-    """How a tournament's pool was emptied: prizes paid as listed, or every buy-in
-    refunded (the tournament was cancelled). Immutable; a pool closes once."""
+    """How a tournament's pool was emptied: prizes paid as listed, every buy-in refunded
+    (the tournament was cancelled or voided), or held: the pool moved whole into the
+    tournament's prize hold (``prize_hold:<t>``) for a moderator to decide, with the prizes
+    it would have paid. Immutable; a pool closes once."""
 
     tournament_id = models.BigIntegerField(_("tournament"), unique=True)
     outcome = models.CharField(_("outcome"), max_length=8, choices=PoolOutcome.choices)
-    # {"<user id>": xu paid}; sums to what the pool held. Empty for a refunded pool.
+    # {"<user id>": xu}; sums to what the pool held: paid, or (held) the prizes recorded to
+    # pay if a moderator releases them. Empty for a refunded pool.
     prizes = models.JSONField(_("prizes"), default=dict)
     created_at = models.DateTimeField(_("time"), default=timezone.now)
 
@@ -306,6 +324,68 @@ class PoolClosure(models.Model):
 
     def __str__(self) -> str:
         return f"tournament {self.tournament_id}: {self.outcome}"
+
+
+class PrizeHold(models.Model):
+    """A tournament's prizes held for a moderator: the collusion signals fired among its
+    entrants (``findings``). Written with the pool's ``held`` closure; immutable. The xu
+    sit in the hold account until the decision (``PrizeHoldDecision``)."""
+
+    tournament_id = models.BigIntegerField(_("tournament"), unique=True)
+    title = models.CharField(_("tournament"), max_length=120)
+    """The tournament's name, for the pages of apps that may not read tournaments."""
+    url = models.CharField(_("page"), max_length=200)
+    """Where its entrants follow it (the tournament's page)."""
+    prizes = models.JSONField(_("prizes"), default=dict)
+    """{"<user id>": xu}: what a release pays (the prizes as the tournament ranked them)."""
+    findings = models.JSONField(_("signals"), default=list)
+    """The signals that fired: [{"signal": code, "users": [ids], ...details}]."""
+    amount = models.BigIntegerField(_("amount"))
+    """What moved from the pool into the hold (the pool, whole)."""
+    created_at = models.DateTimeField(_("time"), default=timezone.now, db_index=True)
+
+    class Meta:
+        verbose_name = _("prize hold")
+        verbose_name_plural = _("prize holds")
+        constraints = [
+            models.CheckConstraint(condition=Q(amount__gt=0), name="ledger_prize_hold_positive")
+        ]
+
+    def __str__(self) -> str:
+        return f"prizes of tournament {self.tournament_id} held"
+
+
+class HoldOutcome(models.TextChoices):
+    RELEASED = "released", _("Prizes released")
+    RETURNED = "returned", _("Buy-ins returned")
+
+
+class PrizeHoldDecision(models.Model):
+    """How a prize hold was emptied, once: the recorded prizes paid (released), or every
+    buy-in still in it returned to whoever paid it. Immutable, with the staff member and
+    the reason."""
+
+    hold = models.OneToOneField(
+        PrizeHold, verbose_name=_("prize hold"), on_delete=models.PROTECT, related_name="decision"
+    )
+    outcome = models.CharField(_("outcome"), max_length=8, choices=HoldOutcome.choices)
+    # {"<user id>": xu}: what each wallet got back from the hold; sums to the hold's amount.
+    paid = models.JSONField(_("paid"), default=dict)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("staff member"),
+        on_delete=models.PROTECT,
+        related_name="+",
+    )
+    reason = models.TextField(_("reason"))
+    created_at = models.DateTimeField(_("time"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("prize hold decision")
+        verbose_name_plural = _("prize hold decisions")
+
+    def __str__(self) -> str:
+        return f"prizes of tournament {self.hold.tournament_id}: {self.outcome}"
 
 
 class LedgerCheckRun(models.Model):

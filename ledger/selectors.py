@@ -15,6 +15,8 @@ from ledger.models import (
     AccountKind,
     LedgerCheckRun,
     Posting,
+    PrizeHold,
+    PrizeHoldDecision,
     RoundClosure,
     Transfer,
     TransferKind,
@@ -221,3 +223,55 @@ def pool_balance(tournament_id: int) -> int:
     """What a tournament's pool holds now (0 before its first buy-in)."""
     found = Account.objects.filter(key=pool_key(tournament_id)).values_list("balance", flat=True)
     return int(found.first() or 0)
+
+
+# --- Prize holds (ledger.services.hold_prizes) -----------------------------------------
+
+
+def prize_hold(tournament_id: int) -> PrizeHold | None:
+    """The tournament's prizes held for review, if they were (with its decision, if any)."""
+    return PrizeHold.objects.filter(tournament_id=tournament_id).first()
+
+
+def hold_decision(hold: PrizeHold) -> PrizeHoldDecision | None:
+    return PrizeHoldDecision.objects.filter(hold=hold).select_related("actor").first()
+
+
+def prize_review(tournament_id: int) -> dict[str, Any] | None:
+    """What a tournament's page says of its prizes when they were held: ``status`` is
+    ``pending`` (under review), ``released`` or ``returned``. None: never held."""
+    hold = prize_hold(tournament_id)
+    if hold is None:
+        return None
+    decision = hold_decision(hold)
+    return {
+        "status": decision.outcome if decision is not None else "pending",
+        "held_at": hold.created_at.isoformat(),
+        "decided_at": decision.created_at.isoformat() if decision is not None else None,
+    }
+
+
+def prize_holds(*, pending: bool | None = None) -> list[PrizeHold]:
+    """Holds, newest first, each with ``decided`` (its decision or None) set."""
+    holds = list(PrizeHold.objects.order_by("-created_at", "-pk"))
+    decisions = {
+        d.hold_id: d
+        for d in PrizeHoldDecision.objects.filter(hold__in=holds).select_related("actor")
+    }
+    for hold in holds:
+        hold.decided = decisions.get(hold.pk)  # type: ignore[attr-defined]
+    if pending is not None:
+        holds = [h for h in holds if (h.decided is None) == pending]  # type: ignore[attr-defined]
+    return holds
+
+
+def prize_hold_entrants(tournament_id: int) -> set[int]:
+    """Who bought in to the tournament (and was not refunded) or is owed a held prize."""
+    hold = prize_hold(tournament_id)
+    owed = {int(user) for user in (hold.prizes if hold is not None else {})}
+    bought = set(
+        Transfer.objects.filter(
+            kind=TransferKind.BUY_IN, idempotency_key__startswith=f"buy_in:{tournament_id}:"
+        ).values_list("debit__user_id", flat=True)
+    )
+    return owed | {int(u) for u in bought if u is not None}

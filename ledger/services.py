@@ -29,12 +29,14 @@ from accounts.text import clean_text
 from ledger.errors import (
     AlreadyClaimedToday,
     AlreadyReversed,
+    HoldAlreadyDecided,
     IdempotencyConflict,
     InsufficientFunds,
     InvalidAmount,
     InvalidSettlement,
     LedgerError,
     NeedsSecondAdmin,
+    NoPrizeHold,
     NotReversible,
     PoolAlreadyClosed,
     ReasonRequired,
@@ -51,22 +53,27 @@ from ledger.keys import (
     house_key,
     issuance_key,
     pool_key,
+    prize_hold_key,
     wallet_key,
 )
 from ledger.models import (
     ROUND_KINDS,
     Account,
     AccountKind,
+    HoldOutcome,
     LedgerCheckRun,
     PoolClosure,
     PoolOutcome,
     Posting,
+    PrizeHold,
+    PrizeHoldDecision,
     RoundClosure,
     RoundOutcome,
     Transfer,
     TransferKind,
 )
 from ledger.selectors import holds_of_round
+from ledger.signals import prize_hold_changed, send_on_commit
 from ledger.transactions import atomic_with_retry, retry_transient
 
 logger = logging.getLogger(__name__)
@@ -85,7 +92,7 @@ def _new_account(key: str) -> Account:
         return Account(key=key, kind=kind, round_id=number)
     if kind in {AccountKind.HOUSE, AccountKind.ISSUANCE}:
         return Account(key=key, kind=kind, shard=number)
-    if kind == AccountKind.POOL:
+    if kind in {AccountKind.POOL, AccountKind.PRIZE_HOLD}:
         return Account(key=key, kind=kind, tournament_id=number)
     raise LedgerError(f"unknown account key {key!r}")
 
@@ -775,19 +782,23 @@ def refund_pool(tournament_id: int) -> PoolClosure:
     return atomic_with_retry(run)
 
 
-def pay_prizes(tournament_id: int, prizes: Mapping[int, int]) -> PoolClosure:
-    """Pay the tournament's prizes ({user id: xu}) out of its pool and close it.
-
-    The prizes must add up to exactly what the pool holds (the pool nets to zero). Paying
-    again with the same prizes returns the first closure; different prizes are refused.
-    """
+def _normalized_prizes(prizes: Mapping[int, int]) -> dict[str, int]:
     normalized: dict[str, int] = {}
     for user_id, amount in prizes.items():
         if type(amount) is not int or amount < 0 or isinstance(user_id, bool):
             raise InvalidSettlement(detail=_("prizes must be whole numbers of xu"))
         if amount:
             normalized[str(int(user_id))] = amount
-    normalized = dict(sorted(normalized.items(), key=lambda item: int(item[0])))
+    return dict(sorted(normalized.items(), key=lambda item: int(item[0])))
+
+
+def pay_prizes(tournament_id: int, prizes: Mapping[int, int]) -> PoolClosure:
+    """Pay the tournament's prizes ({user id: xu}) out of its pool and close it.
+
+    The prizes must add up to exactly what the pool holds (the pool nets to zero). Paying
+    again with the same prizes returns the first closure; different prizes are refused.
+    """
+    normalized = _normalized_prizes(prizes)
 
     def run() -> PoolClosure:
         pool, closure = _lock_pool(tournament_id, *(wallet_key(int(user)) for user in normalized))
@@ -822,6 +833,166 @@ def _close_pool(tournament_id: int, outcome: str, prizes: dict[str, int]) -> Poo
     if left != 0:  # unreachable when the prizes were checked against the pool
         raise LedgerError(f"pool of tournament {tournament_id} would keep {left} xu")
     return PoolClosure.objects.create(tournament_id=tournament_id, outcome=outcome, prizes=prizes)
+
+
+# --- Prize holds: a tournament's prizes kept for a moderator ---------------------------
+#
+# When the collusion signals fire among a finishing tournament's entrants, its prizes are
+# not paid: the pool moves whole into the tournament's hold account (``prize_hold:<t>``,
+# one ``prize_hold`` transfer) and closes ``held`` with the prizes it would have paid
+# recorded (``PoolClosure.prizes`` and ``PrizeHold``). A moderator then decides, once:
+# release (the recorded prizes, ``prize`` transfers from the hold, keys
+# ``prize:<t>:<user>``) or return the buy-ins (each buy-in still in it back to whoever paid
+# it, ``buy_in_refund`` transfers from the hold, the refund keys). The hold account is
+# locked first, so two decisions (a double click, two moderators) meet one after the
+# other and the second finds the first; the hold ends empty, and ``ledger_check`` accounts
+# for every xu of it. Who may decide is moderation's rule; the ledger insists on an actor
+# and a reason.
+
+
+def hold_prizes(
+    tournament_id: int,
+    prizes: Mapping[int, int],
+    *,
+    findings: Sequence[Mapping[str, Any]],
+    title: str,
+    url: str,
+) -> PrizeHold:
+    """Hold the tournament's prizes ({user id: xu}, adding up to the pool) for review:
+    the pool moves into the hold and closes ``held``. Holding again with the same prizes
+    returns the first hold; a pool closed otherwise is refused (``PoolAlreadyClosed``)."""
+    normalized = _normalized_prizes(prizes)
+    hold_key = prize_hold_key(tournament_id)
+
+    def run() -> PrizeHold:
+        pool, closure = _lock_pool(tournament_id, hold_key)
+        if closure is not None:
+            if closure.outcome == PoolOutcome.HELD and closure.prizes == normalized:
+                return PrizeHold.objects.get(tournament_id=tournament_id)
+            raise PoolAlreadyClosed(tournament_id=tournament_id)
+        if sum(normalized.values()) != pool.balance or pool.balance <= 0:
+            raise InvalidSettlement(
+                detail=_("the prizes add up to %(prizes)s xu but the pool holds %(pool)s xu")
+                % {"prizes": sum(normalized.values()), "pool": pool.balance}
+            )
+        amount = pool.balance
+        _post_locked(
+            [
+                Leg(
+                    kind=TransferKind.PRIZE_HOLD,
+                    debit=pool.key,
+                    credit=hold_key,
+                    amount=amount,
+                    key=f"prize_hold:{tournament_id}",
+                )
+            ]
+        )
+        _close_pool(tournament_id, PoolOutcome.HELD, normalized)
+        hold = PrizeHold.objects.create(
+            tournament_id=tournament_id,
+            title=title[:120],
+            url=url[:200],
+            prizes=normalized,
+            findings=[dict(finding) for finding in findings],
+            amount=amount,
+        )
+        send_on_commit(prize_hold_changed, tournament_id=tournament_id, outcome="held")
+        return hold
+
+    return atomic_with_retry(run)
+
+
+def release_prizes(
+    tournament_id: int, *, actor: Any, reason: str
+) -> tuple[PrizeHoldDecision, bool]:
+    """Pay the held prizes exactly as recorded. (decision, True) the first time; a repeat
+    returns (the decision, False); a hold whose buy-ins were returned is refused."""
+    return _decide_hold(tournament_id, HoldOutcome.RELEASED, actor=actor, reason=reason)
+
+
+def return_buy_ins(
+    tournament_id: int, *, actor: Any, reason: str
+) -> tuple[PrizeHoldDecision, bool]:
+    """Give each buy-in still in the hold back to whoever paid it; no prize is paid.
+    Idempotent like ``release_prizes``."""
+    return _decide_hold(tournament_id, HoldOutcome.RETURNED, actor=actor, reason=reason)
+
+
+def _decide_hold(
+    tournament_id: int, outcome: str, *, actor: Any, reason: str
+) -> tuple[PrizeHoldDecision, bool]:
+    _require_actor(actor)
+    reason = _require_reason(reason)
+    if type(tournament_id) is not int:
+        raise LedgerError("tournament_id must be an int")
+    hold_key = prize_hold_key(tournament_id)
+
+    def run() -> tuple[PrizeHoldDecision, bool]:
+        # The hold account first: a second decision waits here, then reads the first.
+        account = _lock_accounts({hold_key})[hold_key]
+        hold = PrizeHold.objects.filter(tournament_id=tournament_id).first()
+        if hold is None:
+            raise NoPrizeHold(tournament_id=tournament_id)
+        decided = PrizeHoldDecision.objects.filter(hold=hold).first()
+        if decided is not None:
+            if decided.outcome == outcome:
+                return decided, False
+            raise HoldAlreadyDecided(
+                tournament_id=tournament_id, outcome=decided.get_outcome_display()
+            )
+        if outcome == HoldOutcome.RELEASED:
+            payouts = {int(user): int(amount) for user, amount in hold.prizes.items()}
+            legs = [
+                Leg(
+                    kind=TransferKind.PRIZE,
+                    debit=hold_key,
+                    credit=wallet_key(user),
+                    amount=amount,
+                    key=f"prize:{tournament_id}:{user}",
+                    actor_id=actor.pk,
+                    reason=reason,
+                )
+                for user, amount in sorted(payouts.items())
+            ]
+        else:
+            legs = [
+                Leg(
+                    kind=TransferKind.BUY_IN_REFUND,
+                    debit=hold_key,
+                    credit=buy.debit.key,
+                    amount=buy.amount,
+                    key=_refund_leg(buy).key,
+                    actor_id=actor.pk,
+                    reason=reason,
+                )
+                for buy in _unrefunded_buy_ins(tournament_id)
+            ]
+            payouts = {}
+            for leg in legs:
+                user = int(leg.credit.partition(":")[2])
+                payouts[user] = payouts.get(user, 0) + leg.amount
+        if sum(leg.amount for leg in legs) != account.balance:  # unreachable: checked at hold
+            raise LedgerError(
+                f"prize hold of tournament {tournament_id} holds {account.balance} xu, "
+                f"the decision would pay {sum(leg.amount for leg in legs)}"
+            )
+        if legs:
+            _lock_accounts({leg.credit for leg in legs})
+            _post_locked(legs)
+        left = Account.objects.get(key=hold_key).balance
+        if left != 0:  # unreachable: the sums were compared above
+            raise LedgerError(f"prize hold of tournament {tournament_id} would keep {left} xu")
+        decision = PrizeHoldDecision.objects.create(
+            hold=hold,
+            outcome=outcome,
+            paid={str(user): amount for user, amount in sorted(payouts.items())},
+            actor=actor,
+            reason=reason,
+        )
+        send_on_commit(prize_hold_changed, tournament_id=tournament_id, outcome=outcome)
+        return decision, True
+
+    return atomic_with_retry(run)
 
 
 # --- Audit ------------------------------------------------------------------------------

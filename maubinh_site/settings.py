@@ -310,6 +310,17 @@ TOURNAMENT_BOT_WAIT_SECONDS = env_int("TOURNAMENT_BOT_WAIT_SECONDS", 60, minimum
 # The tournament tables' clock (RULES.md section 9 limits): arranging and each reveal.
 TOURNAMENT_ARRANGE_SECONDS = env_int("TOURNAMENT_ARRANGE_SECONDS", 60, minimum=30, maximum=180)
 TOURNAMENT_REVEAL_SECONDS = env_int("TOURNAMENT_REVEAL_SECONDS", 3, minimum=2, maximum=10)
+# The watchdog (tournaments.watchdog, docs/tournaments.md): a tournament that made no
+# progress (a registration, the start, a settled round, a table step, a pairing, a board's
+# points) for this long, past any time of its own (the bots' wait, an arena's start or
+# end), is ended by the server: cancelled and refunded before its start, voided and
+# refunded after it (an arena past its end: its stuck rounds voided, then finished and
+# paid). Ten minutes is about eight of the slowest rounds a tournament table plays with
+# nobody acting (60 s to arrange, the reveals, the countdown: ~75 s), so a slow round or a
+# fault the sweeper recovers from never trips it; the floor of 5 minutes stays above a
+# round at the slowest clock these settings allow (180 s to arrange, 10 s reveals, a 60 s
+# countdown).
+TOURNAMENT_STALL_MINUTES = env_int("TOURNAMENT_STALL_MINUTES", 10, minimum=5, maximum=10_080)
 # How long a bot thinks before it submits, "low,high" seconds (bots.services.THINK_SECONDS
 # unless set; the browser tests set it short).
 if env_str("BOTS_THINK_SECONDS", ""):

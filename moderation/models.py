@@ -187,6 +187,8 @@ class ActionKind(models.TextChoices):
     MUTE = "mute", _("Muted a user's table talk")
     UNMUTE = "unmute", _("Lifted a mute")
     OPEN_BOARD = "open_board", _("Opened a duplicate board before its reveal")
+    RELEASE_PRIZES = "release_prizes", _("Released a tournament's held prizes")
+    RETURN_BUY_INS = "return_buy_ins", _("Returned a tournament's buy-ins instead of its prizes")
 
 
 class StaffAction(models.Model):
@@ -374,6 +376,9 @@ class NotificationKind(models.TextChoices):
     RESETTLED = "resettled", _("Round re-settled")
     SUSPENDED = "suspended", _("Account suspended")
     SUSPENSION_LIFTED = "suspension_lifted", _("Suspension lifted")
+    PRIZES_HELD = "prizes_held", _("Tournament prizes under review")
+    PRIZES_RELEASED = "prizes_released", _("Tournament prizes released")
+    BUY_INS_RETURNED = "buy_ins_returned", _("Tournament buy-ins returned")
 
 
 class Notification(models.Model):
@@ -418,6 +423,17 @@ class Notification(models.Model):
                 "Your account is suspended until %(until)s: %(reason)s"
             ),
             NotificationKind.SUSPENSION_LIFTED: gettext("Your suspension was lifted."),
+            NotificationKind.PRIZES_HELD: gettext(
+                "The prizes of the tournament “%(tournament)s” are under review: a moderator"
+                " will pay them or return every buy-in. Nothing is paid until then."
+            ),
+            NotificationKind.PRIZES_RELEASED: gettext(
+                "The prizes of the tournament “%(tournament)s” were reviewed and paid."
+            ),
+            NotificationKind.BUY_INS_RETURNED: gettext(
+                "The tournament “%(tournament)s” was reviewed: its prizes are not paid and"
+                " every buy-in was returned."
+            ),
         }
         if "amount" in p:
             p["amount"] = format_xu(p["amount"])

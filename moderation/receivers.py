@@ -1,5 +1,7 @@
-"""Hooks into the games app: note who sits where from which address, and audit staff
-who open a private table by their role alone."""
+"""Hooks into the games app: note who sits where from which address, audit staff who open
+a private table by their role alone, and answer whether collusion signals fire among a
+finishing tournament's entrants; and into the ledger: tell a tournament's entrants that
+its prizes are held for review."""
 
 from __future__ import annotations
 
@@ -8,7 +10,8 @@ from typing import Any
 
 from django.core.cache import cache
 
-from games.signals import seat_changed, staff_entered_private_table
+from games.signals import collusion_check_requested, seat_changed, staff_entered_private_table
+from ledger.signals import prize_hold_changed
 
 logger = logging.getLogger(__name__)
 
@@ -47,7 +50,30 @@ def on_staff_entered_private_table(
     record_private_table_visit.delay(staff_id, table_id)
 
 
+def on_collusion_check_requested(
+    sender: Any, user_ids: list[int], round_ids: list[int], **_kwargs: Any
+) -> list[dict[str, Any]]:
+    """Inside the tournament's finishing transaction: the signals among its entrants."""
+    from moderation.collusion import tournament_findings
+
+    return tournament_findings(user_ids, round_ids)
+
+
+def on_prize_hold_changed(sender: Any, tournament_id: int, outcome: str, **_kwargs: Any) -> None:
+    """After the commit: a tournament's prizes were held; its entrants are told (the
+    decisions' notices are written with the decision, ``services.decide_prizes``)."""
+    if outcome != "held":
+        return
+    from moderation.services import notify_prize_hold
+
+    notify_prize_hold(tournament_id)
+
+
 def connect() -> None:
+    collusion_check_requested.connect(
+        on_collusion_check_requested, dispatch_uid="moderation.on_collusion_check_requested"
+    )
+    prize_hold_changed.connect(on_prize_hold_changed, dispatch_uid="moderation.on_prize_hold")
     seat_changed.connect(on_seat_changed, dispatch_uid="moderation.on_seat_changed")
     staff_entered_private_table.connect(
         on_staff_entered_private_table, dispatch_uid="moderation.on_staff_entered_private_table"

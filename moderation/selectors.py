@@ -433,3 +433,46 @@ def chip_dumping(days: int = 30, min_rounds: int = 5, share: float = 0.8) -> lis
 
 def _names(user_ids: set[int]) -> dict[int, str]:
     return dict(User.objects.filter(pk__in=user_ids).values_list("pk", "username"))
+
+
+# --- Tournament prizes held for review ----------------------------------------------------
+
+SIGNAL_NAMES = {
+    "fouls": gettext_noop("Deliberate fouls (binh lủng sent in most rounds)"),
+    "shared_address": gettext_noop("Entrants seen from one address"),
+    "chip_dumping": gettext_noop("One entrant's losses going mostly to one other"),
+    "check_failed": gettext_noop("The check could not run: review by hand"),
+}
+
+
+def prize_holds_page(decided: int = 50) -> list[dict[str, Any]]:
+    """Every hold waiting for a decision (oldest first), then the latest decided ones, each
+    with its signals, prizes and buy-ins named."""
+    holds = ledger_selectors.prize_holds()
+    pending = sorted((h for h in holds if h.decided is None), key=lambda h: h.created_at)  # type: ignore[attr-defined]
+    done = [h for h in holds if h.decided is not None][:decided]  # type: ignore[attr-defined]
+    shown = pending + done
+    ids: set[int] = set()
+    for hold in shown:
+        ids |= {int(u) for u in hold.prizes}
+        for finding in hold.findings:
+            ids |= {int(u) for u in finding.get("users", [])}
+    names = dict(User.objects.filter(pk__in=ids).values_list("pk", "username"))
+    rows = []
+    for hold in shown:
+        rows.append(
+            {
+                "hold": hold,
+                "decision": hold.decided,  # type: ignore[attr-defined]
+                "signals": [
+                    {
+                        "name": _(SIGNAL_NAMES.get(f.get("signal", ""), f.get("signal", ""))),
+                        "users": [names.get(int(u), str(u)) for u in f.get("users", [])],
+                        "figures": {k: v for k, v in f.items() if k not in ("signal", "users")},
+                    }
+                    for f in hold.findings
+                ],
+                "prizes": [(names.get(int(u), u), amount) for u, amount in hold.prizes.items()],
+            }
+        )
+    return rows

@@ -30,8 +30,10 @@ from games.errors import NotFound as GameNotFound
 from games.models import Round, RoundPlayer, RoundState, Seat, StakesIn, Table
 from games.selectors import active_round, settle_round_result
 from games.services import duplicate as games_duplicate
+from ledger import selectors as ledger_selectors
 from ledger import services as ledger
 from ledger.errors import LedgerError
+from ledger.models import HoldOutcome, PrizeHold, PrizeHoldDecision
 from moderation.errors import Forbidden, ModerationError, NotFound
 from moderation.models import (
     ActionKind,
@@ -1008,3 +1010,93 @@ def record_seat_ips(table_id: int) -> int:
         )
         count += created
     return count
+
+
+# --- Tournament prizes held for review (docs/moderation.md) ------------------------------
+
+
+def _hold_entrants(hold: PrizeHold) -> list[int]:
+    """The people who bought in to the held tournament or are owed one of its prizes."""
+    ids = ledger_selectors.prize_hold_entrants(hold.tournament_id)
+    return list(User.objects.filter(pk__in=ids, is_bot=False).values_list("pk", flat=True))
+
+
+def notify_prize_hold(tournament_id: int) -> int:
+    """Tell each entrant that the tournament's prizes are under review (once each)."""
+    hold = ledger_selectors.prize_hold(tournament_id)
+    if hold is None:
+        return 0
+    told = set(
+        Notification.objects.filter(
+            kind=NotificationKind.PRIZES_HELD, params__tournament_id=tournament_id
+        ).values_list("user_id", flat=True)
+    )
+    fresh = [user for user in _hold_entrants(hold) if user not in told]
+    Notification.objects.bulk_create(
+        Notification(
+            user_id=user,
+            kind=NotificationKind.PRIZES_HELD,
+            params={"tournament_id": tournament_id, "tournament": hold.title, "url": hold.url},
+        )
+        for user in fresh
+    )
+    return len(fresh)
+
+
+DECISIONS = {
+    "release": (HoldOutcome.RELEASED, ActionKind.RELEASE_PRIZES, NotificationKind.PRIZES_RELEASED),
+    "return": (HoldOutcome.RETURNED, ActionKind.RETURN_BUY_INS, NotificationKind.BUY_INS_RETURNED),
+}
+
+
+@_refusals_recorded("decide_prizes", "tournaments.tournament")
+@transaction.atomic
+def decide_prizes(
+    moderator: User, tournament_id: Any, *, decision: str, reason: str
+) -> tuple[PrizeHoldDecision, bool]:
+    """A moderator decides a tournament's held prizes: ``release`` (the recorded prizes are
+    paid) or ``return`` (each buy-in goes back). Once: a repeat of the same decision (a
+    double click, a second tab) changes nothing and is not logged again; the other one is
+    refused. Returns (the decision, whether this call made it)."""
+    _require_moderator(moderator)
+    if decision not in DECISIONS:
+        raise ModerationError(_("Choose to release the prizes or return the buy-ins."))
+    outcome, action, kind = DECISIONS[decision]
+    reason = _require_reason(reason)
+    hold = ledger_selectors.prize_hold(_as_id(tournament_id))
+    if hold is None:
+        raise NotFound()
+    entrants = _hold_entrants(hold)
+    # Deciding who is paid: never for a tournament one played in.
+    if moderator.pk in ledger_selectors.prize_hold_entrants(hold.tournament_id):
+        raise Forbidden(
+            _("You played in this tournament: another staff member must decide its prizes."),
+            code="conflict_of_interest",
+        )
+    decide = ledger.release_prizes if outcome == HoldOutcome.RELEASED else ledger.return_buy_ins
+    try:
+        made, new = decide(hold.tournament_id, actor=moderator, reason=reason)
+    except LedgerError as exc:
+        raise ModerationError(exc.message, code=exc.code) from exc
+    if new:
+        _audit(
+            moderator,
+            action,
+            hold,
+            reason=reason,
+            before={"status": "pending", "prizes": hold.prizes, "findings": hold.findings},
+            after={"outcome": made.outcome, "paid": made.paid},
+        )
+        Notification.objects.bulk_create(
+            Notification(
+                user_id=user,
+                kind=kind,
+                params={
+                    "tournament_id": hold.tournament_id,
+                    "tournament": hold.title,
+                    "url": hold.url,
+                },
+            )
+            for user in entrants
+        )
+    return made, new

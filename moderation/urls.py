@@ -29,6 +29,8 @@ urlpatterns = [
     path("users/<id:user_id>/limit/", views.set_limit, name="set_limit"),
     path("tables/<id:table_id>/close/", views.close_table, name="close_table"),
     path("signals/", views.signals, name="signals"),
+    path("prizes/", views.prizes, name="prizes"),
+    path("prizes/<int:tournament_id>/decide/", views.decide_prizes, name="decide_prizes"),
     # Admins
     path("dashboard/", views.dashboard, name="dashboard"),
     path("audit/", views.audit_log, name="audit_log"),

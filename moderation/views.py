@@ -479,6 +479,34 @@ def signals(request: HttpRequest) -> HttpResponse:
     )
 
 
+@moderator_only
+def prizes(request: HttpRequest) -> HttpResponse:
+    """Tournament prizes held for review: the signals, the prizes and the decision."""
+    return render(request, "moderation/prizes.html", {"holds": selectors.prize_holds_page()})
+
+
+@require_POST
+@moderator_only
+def decide_prizes(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    decision = request.POST.get("decision", "")
+    try:
+        _made, new = services.decide_prizes(
+            _user(request), tournament_id, decision=decision, reason=request.POST.get("reason", "")
+        )
+    except NotFound:
+        raise Http404() from None
+    except ModerationError as exc:
+        messages.error(request, exc.message)
+    else:
+        if not new:  # a second click, or another tab: the first one decided
+            messages.info(request, _("This was already decided; nothing changed."))
+        elif decision == "release":
+            messages.success(request, _("The prizes were released: each winner is paid."))
+        else:
+            messages.success(request, _("Every buy-in was returned; no prize is paid."))
+    return redirect("moderation:prizes")
+
+
 # --- Admins ------------------------------------------------------------------------------
 
 
@@ -491,6 +519,7 @@ def dashboard(request: HttpRequest) -> HttpResponse:
             "open_cases": selectors.open_cases(),
             "activity": selectors.moderator_activity(),
             "pending": selectors.pending_compensations(),
+            "held_prizes": ledger_selectors.prize_holds(pending=True),
             "last_check": ledger_selectors.last_check(),
             "now": timezone.now(),
         },

@@ -56,7 +56,8 @@ def on_watch_requested(sender: Any, table: Table, user: User, **kwargs: Any) -> 
     from its creator or its acting host (no watch, no link, no held seat lets them in)."""
     if not table.is_private or not user.is_authenticated or user.is_bot:
         return None
-    block = block_between(user.pk, {table.host_id, acting_host_id(table)})
+    hosts = {table.host_id, acting_host_id(table)}  # a managed table has no acting host
+    block = block_between(user.pk, {h for h in hosts if h is not None})
     if block is None:
         return None
     if block.blocker_id != user.pk:

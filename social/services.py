@@ -237,6 +237,10 @@ def invite_to_table(user: User, friend: User) -> Notification:
     if seat is None:
         raise SocialError(_("Sit at a table first, then invite your friends."), code="not_seated")
     table = seat.table
+    try:
+        private.ensure_hosted(table)  # a tournament seats its own players: nobody invites
+    except GameError as exc:
+        raise SocialError(exc.message, code=exc.code) from exc
     if table.is_private:
         if not is_acting_host(table, user):
             raise SocialError(

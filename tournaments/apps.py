@@ -21,5 +21,11 @@ class TournamentsConfig(AppConfig):
         from tournaments import arena, arena_tasks  # noqa: F401  (the arena's timers)
 
         stakes.on_points(arena.record_points)
+        # Prizes held for review (ledger): the page hears of the hold and its decision.
+        from ledger.signals import prize_hold_changed
+
+        prize_hold_changed.connect(
+            receivers.on_prize_hold_changed, dispatch_uid="tournaments.prize_hold"
+        )
         round_settled.connect(arena.on_round_over, dispatch_uid="tournaments.arena_round_over")
         watch_requested.connect(arena.may_watch, dispatch_uid="tournaments.arena_watch")

@@ -48,6 +48,7 @@ from tournaments.errors import TournamentError
 from tournaments.models import (
     ArenaResult,
     ArenaSocket,
+    EndReason,
     Entry,
     EntryState,
     Kind,
@@ -59,9 +60,10 @@ from tournaments.services import (
     _bump,
     _lock,
     _schedule,
-    cancel,
+    cancel_locked,
     checked_terms,
     ensure_free_to_enter,
+    pay_or_hold,
 )
 
 logger = logging.getLogger(__name__)
@@ -82,10 +84,8 @@ def schedule_owner(tournament_id: int) -> str:
 
 
 def _lock_arena(tournament_id: Any) -> Tournament:
-    tournament = _lock(tournament_id)
-    if tournament.kind != Kind.ARENA:
-        raise TournamentError(_("This tournament is not an arena."), code="not_arena")
-    return tournament
+    """The tournament, locked, if it is an arena (``services._lock``: else ``wrong_kind``)."""
+    return _lock(tournament_id, Kind.ARENA)
 
 
 def _entry(tournament: Tournament, user: User) -> Entry:
@@ -208,7 +208,7 @@ def join(user: User, tournament_id: Any) -> Entry:
             ) from None
     if tournament.state == State.RUNNING:
         _schedule("arena_pair", (tournament.pk,))
-    _bump(tournament)
+    _bump(tournament, progress=True)
     return entry
 
 
@@ -236,12 +236,10 @@ def set_paused(user: User, tournament_id: Any, paused: bool) -> Entry:
 @transaction.atomic
 def cancel_arena(user: User | None, tournament_id: Any) -> Tournament:
     """Cancel before the start (its creator; None: the system, when fewer than two
-    joined): every buy-in back, the schedule closed."""
+    joined): every buy-in back, the schedule closed (``services.cancel_locked``)."""
     tournament = _lock_arena(tournament_id)
-    tournament = cancel(user, tournament.pk)
-    if tournament.schedule_id is not None:
-        games_duplicate_services.close_schedule(tournament.schedule_id)
-    return tournament
+    reason = EndReason.CREATOR if user is not None else EndReason.TOO_FEW
+    return cancel_locked(tournament, user, reason)
 
 
 # --- Starting ------------------------------------------------------------------------------
@@ -295,7 +293,7 @@ def _start(tournament: Tournament) -> None:
     tournament.state = State.RUNNING
     tournament.started_at = now
     tournament.ends_at = now + timedelta(minutes=tournament.minutes)
-    _bump(tournament, "state", "started_at", "ends_at")
+    _bump(tournament, "state", "started_at", "ends_at", progress=True)
     _schedule("arena_end", (tournament.pk,), tournament.ends_at)
     _pair(tournament, now)
     logger.info("arena %s started", tournament.pk)
@@ -310,6 +308,7 @@ def socket_opened(user: User, tournament_id: int, socket_id: uuid.UUID) -> bool:
     A waiting entrant coming back may be seated: the pairing runs. False: not an entrant."""
     entry = Entry.objects.filter(
         tournament_id=tournament_id,
+        tournament__kind=Kind.ARENA,  # a sit-and-go has no queue to be present in
         user=user,
         state__in=[EntryState.REGISTERED, EntryState.PLAYING],
     ).first()
@@ -419,7 +418,7 @@ def _pair(tournament: Tournament, now: datetime) -> int:
             entry.waiting_since = None
             entry.save(update_fields=["table", "waiting_since"])
             games.assign_seat(table, entry.user)
-    _bump(tournament)
+    _bump(tournament, progress=True)
     logger.info("arena %s seated %d tables", tournament.pk, len(pairings))
     return len(pairings)
 
@@ -452,7 +451,7 @@ def record_points(table: Table, round_: Round, players: Sequence[RoundPlayer]) -
     link = TournamentTable.objects.filter(table=table).select_related("tournament").first()
     if link is None or link.tournament.kind != Kind.ARENA or round_.board is None:
         return
-    tournament = _lock(link.tournament_id)
+    tournament = _lock(link.tournament_id, Kind.ARENA)
     entries = {
         e.user_id: e
         for e in Entry.objects.select_for_update().filter(
@@ -507,7 +506,7 @@ def record_points(table: Table, round_: Round, players: Sequence[RoundPlayer]) -
     # event follows, and the players leave at the summary's end (finish_table).
     table.is_open = False
     Table.objects.filter(pk=table.pk).update(is_open=False)
-    _bump(tournament)
+    _bump(tournament, progress=True)
 
 
 def on_round_over(sender: Any, table_id: int, round_id: int, **kwargs: Any) -> None:
@@ -539,7 +538,10 @@ def finish_table(tournament_id: int, table_id: int, *, skip_locked: bool = False
         table = games.lock_table(table_id, skip_locked=skip_locked)
     except NotFound:
         return False
-    tournament = _lock_arena(tournament_id)
+    try:
+        tournament = _lock_arena(tournament_id)
+    except TournamentError:
+        return False
     link = TournamentTable.objects.filter(tournament=tournament, table=table).first()
     if link is None or link.broken_at is not None:
         return False
@@ -553,7 +555,7 @@ def finish_table(tournament_id: int, table_id: int, *, skip_locked: bool = False
         _pair(tournament, now)
     elif tournament.state == State.RUNNING:
         _finish_if_over(tournament, now)
-    _bump(tournament)
+    _bump(tournament, progress=True)
     return True
 
 
@@ -592,12 +594,14 @@ def end(tournament_id: int, *, skip_locked: bool = False) -> bool:
     if now < tournament.ends_at:
         _schedule("arena_end", (tournament.pk,), tournament.ends_at)
         return False
+    released = 0
     for table in tables:
         if active_round(table) is None:
             link = TournamentTable.objects.get(table=table)
             _release(tournament, table, link, now)
+            released += 1
     finished = _finish_if_over(tournament, now)
-    _bump(tournament)
+    _bump(tournament, progress=bool(released) or finished)
     return finished
 
 
@@ -625,7 +629,7 @@ def _finish_if_over(tournament: Tournament, now: datetime) -> bool:
         if entry.prize:
             paid[entry.user_id] = entry.prize
     Entry.objects.bulk_update(entries, ["place", "prize", "state", "waiting_since"])
-    ledger.pay_prizes(tournament.pk, paid)
+    pay_or_hold(tournament, paid)  # the collusion check first, as for a sit-and-go
     tournament.state = State.FINISHED
     tournament.finished_at = now
     tournament.save(update_fields=["state", "finished_at"])

@@ -17,9 +17,11 @@ from channels.db import database_sync_to_async
 
 from tournaments import arena, arena_selectors
 from tournaments.consumers import TournamentConsumer
+from tournaments.models import Kind
 
 
 class ArenaConsumer(TournamentConsumer):
+    kind = Kind.ARENA  # a sit-and-go has no queue: its socket is the tournament socket
     socket_id: uuid.UUID | None = None
     _renewal: asyncio.Task[None] | None = None
 

@@ -86,6 +86,8 @@ def arena_fields(tournament: Tournament) -> dict[str, Any]:
         .order_by("pk")
     )
     present = present_users(tournament, [e.user_id for e in entries], now)
+    review = ledger_selectors.prize_review(tournament.pk)
+    returned = review is not None and review["status"] == "returned"  # no prize was paid
     recent: dict[int, list[dict[str, Any]]] = defaultdict(list)
     for result in ArenaResult.objects.filter(tournament=tournament).order_by("-pk"):
         if len(recent[result.entry_id]) < RECENT_RESULTS:
@@ -118,7 +120,7 @@ def arena_fields(tournament: Tournament) -> dict[str, Any]:
                 "boards": e.boards,
                 "results": list(reversed(recent.get(e.pk, []))),
                 "place": e.place,
-                "prize": e.prize,
+                "prize": 0 if returned else e.prize,
                 "stack": 0,
                 "table": e.table_id,
                 "table_number": link.number if link is not None else None,
@@ -127,7 +129,7 @@ def arena_fields(tournament: Tournament) -> dict[str, Any]:
     entrants = len(entries)
     pool = ledger_selectors.pool_balance(tournament.pk)
     if tournament.state == State.FINISHED:
-        pool = sum(e.prize for e in entries)
+        pool = 0 if returned else sum(e.prize for e in entries)
     return {
         "arena": True,
         "minutes": tournament.minutes,

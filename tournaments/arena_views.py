@@ -53,6 +53,7 @@ def arena_detail(request: HttpRequest, tournament: Tournament) -> HttpResponse:
             "is_creator": tournament.created_by_id == request.user.pk,
             "fire_after": arena_rules.FIRE_AFTER,
             "prize_percents": structure.PRIZE_PERCENTS,
+            "notes": selectors.outcome_notes(state),
         },
     )
 

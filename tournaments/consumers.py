@@ -18,14 +18,20 @@ from tournaments.events import tournament_group
 from tournaments.models import Tournament
 
 
-def _state(tournament_id: int) -> dict[str, Any] | None:
-    if not Tournament.objects.filter(pk=tournament_id).exists():
+def _state(tournament_id: int, kind: str | None) -> dict[str, Any] | None:
+    """The state, or None: no such tournament, or not of the socket's kind."""
+    found = Tournament.objects.filter(pk=tournament_id)
+    if kind is not None:
+        found = found.filter(kind=kind)
+    if not found.exists():
         return None
     return selectors.tournament_state(tournament_id)
 
 
 class TournamentConsumer(_Consumer):
     found = False  # the tournament exists (its state was sent)
+    kind: str | None = None
+    """The kind this socket serves (None: either, read-only); another kind is not found."""
 
     async def connect(self) -> None:
         self._setup()
@@ -40,7 +46,7 @@ class TournamentConsumer(_Consumer):
             await self.close(code=CLOSE_NOT_FOUND)
 
     async def send_state(self, ref: Any = None) -> bool:
-        state = await database_sync_to_async(_state)(self.tournament_id)
+        state = await database_sync_to_async(_state)(self.tournament_id, self.kind)
         if state is None:
             return False
         await self.send_json({**state, "ref": ref})

@@ -17,6 +17,7 @@ from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games.models import Table
@@ -33,6 +34,19 @@ class State(models.TextChoices):
     RUNNING = "running", _("running")
     FINISHED = "finished", _("finished")
     CANCELLED = "cancelled", _("cancelled")
+    VOIDED = "voided", _("voided")
+    """Ended by the server once it had started (``end_reason`` says why): every round in
+    play voided, everyone stood up, every buy-in refunded (docs/tournaments.md)."""
+
+
+class EndReason(models.TextChoices):
+    """Why a tournament ended as it did, when that needs saying (the page says it)."""
+
+    CREATOR = "creator", _("cancelled by its creator")
+    TOO_FEW = "too_few", _("fewer than two players at the start")
+    STALLED = "stalled", _("no progress for too long")
+    NO_END = "no_end", _("running with no end time")
+    STUCK_ROUNDS = "stuck_rounds", _("rounds stuck at its tables were voided")
 
 
 class Tournament(models.Model):
@@ -66,6 +80,10 @@ class Tournament(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    progressed_at = models.DateTimeField(default=timezone.now)
+    """When it last moved on (``services._bump(progress=True)``); the watchdog ends one that
+    made no progress for TOURNAMENT_STALL_MINUTES (``tournaments.watchdog``)."""
+    end_reason = models.CharField(max_length=16, choices=EndReason.choices, blank=True)
     # --- An arena (kind ``arena``, docs/tournaments.md): a fixed time of duplicate boards.
     minutes = models.PositiveSmallIntegerField(_("minutes"), null=True, blank=True)
     """How long an arena runs once it starts."""
@@ -90,7 +108,15 @@ class Tournament(models.Model):
             ),
             models.CheckConstraint(condition=Q(level__gte=1), name="tournament_level_positive"),
         ]
-        indexes = [models.Index(fields=["state", "created_at"], name="tournament_state_idx")]
+        indexes = [
+            models.Index(fields=["state", "created_at"], name="tournament_state_idx"),
+            # The watchdog's look-up: tournaments in play that last moved on long ago.
+            models.Index(
+                fields=["progressed_at"],
+                name="tournament_progress_idx",
+                condition=Q(state__in=["registering", "running"]),
+            ),
+        ]
 
     def __str__(self) -> str:
         return self.name
@@ -111,7 +137,8 @@ class EntryState(models.TextChoices):
     PLAYING = "playing", _("playing")
     BUSTED = "busted", _("busted")
     WON = "won", _("won")
-    REFUNDED = "refunded", _("refunded (cancelled)")
+    REFUNDED = "refunded", _("refunded")
+    """The tournament was cancelled or voided: the buy-in came back."""
     FINISHED = "finished", _("finished")
     """An arena's entrant once the arena is over and ranked (``place`` set for everyone)."""
 

@@ -4,13 +4,23 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.db.models import Count, Q, QuerySet
+from django.utils.translation import gettext as _
 
 from games.models import Round, Seat
 from games.selectors import LIVE_STATES
 from ledger import selectors as ledger_selectors
 from tournaments import structure
-from tournaments.models import Entry, EntryState, Kind, State, Tournament, TournamentTable
+from tournaments.models import (
+    EndReason,
+    Entry,
+    EntryState,
+    Kind,
+    State,
+    Tournament,
+    TournamentTable,
+)
 
 PLAYING_STATES = (EntryState.PLAYING, EntryState.BUSTED, EntryState.WON)
 
@@ -31,8 +41,9 @@ def listed_tournaments() -> QuerySet[Tournament]:
 
 
 def recent_finished(limit: int = 10) -> QuerySet[Tournament]:
+    """The latest tournaments that are over: finished, or voided by the server."""
     return (
-        Tournament.objects.filter(state=State.FINISHED)
+        Tournament.objects.filter(state__in=[State.FINISHED, State.VOIDED])
         .select_related("created_by")
         .order_by("-finished_at")[:limit]
     )
@@ -60,6 +71,8 @@ def tournament_state(tournament_id: int) -> dict[str, Any]:
         .order_by("pk")
     )
     pool = ledger_selectors.pool_balance(tournament.pk)
+    review = ledger_selectors.prize_review(tournament.pk)
+    returned = review is not None and review["status"] == "returned"
     paid_pool = pool if tournament.state != State.FINISHED else sum(e.prize for e in entries)
     prize_pool = tournament.players * tournament.buy_in
     rows: list[dict[str, Any]] = []
@@ -73,7 +86,9 @@ def tournament_state(tournament_id: int) -> dict[str, Any]:
                 "state": e.state,
                 "stack": e.stack,
                 "place": e.place,
-                "prize": e.prize,
+                # A prize under review is shown as held (``review``); returned, it was
+                # never paid: the buy-ins went back instead.
+                "prize": 0 if returned else e.prize,
                 "table": e.table_id,
                 "table_number": link.number if link is not None else None,
             }
@@ -98,13 +113,18 @@ def tournament_state(tournament_id: int) -> dict[str, Any]:
         "kind": tournament.kind,
         "name": tournament.name,
         "state": tournament.state,
+        # Why it ended as it did (tournaments.models.EndReason), and the watchdog's bound
+        # the page's note names; ``review``: its prizes held for a moderator (ledger).
+        "end_reason": tournament.end_reason,
+        "stall_minutes": settings.TOURNAMENT_STALL_MINUTES,
+        "review": review,
         "players": tournament.players,
         "registered": sum(
             1 for e in entries if e.state in (EntryState.REGISTERED, *PLAYING_STATES)
         ),
         "left": sum(1 for e in entries if e.state == EntryState.PLAYING),
         "buy_in": tournament.buy_in,
-        "pool": paid_pool if tournament.state == State.FINISHED else pool,
+        "pool": 0 if returned else paid_pool if tournament.state == State.FINISHED else pool,
         "prize_pool": prize_pool,
         "chips_in_play": sum(e.stack for e in entries),
         "level": tournament.level,
@@ -134,7 +154,10 @@ def tournaments_needing_a_step() -> list[int]:
     or the tables are out of balance. What a lost ``table_step`` timer left undone."""
     due: list[int] = []
     for tournament in Tournament.objects.filter(
-        state__in=[State.RUNNING, State.FINISHED], tables__broken_at__isnull=True
+        # The table step is a sit-and-go's (an arena's tables are its pairing's).
+        kind=Kind.SIT_AND_GO,
+        state__in=[State.RUNNING, State.FINISHED],
+        tables__broken_at__isnull=True,
     ).distinct():
         links = list(tournament.tables.filter(broken_at__isnull=True).select_related("table"))
         busy = set(
@@ -165,3 +188,58 @@ def tournaments_needing_a_step() -> list[int]:
         if work:
             due.append(tournament.pk)
     return due
+
+
+def outcome_notes(state: dict[str, Any]) -> dict[str, str]:
+    """What the page says of how the tournament ended and of its prizes held for review,
+    in the reader's language (``static/tournaments/common.js`` says the same live)."""
+    minutes = {"minutes": state["stall_minutes"]}
+    end = ""
+    if state["state"] == State.CANCELLED:
+        end = {
+            EndReason.CREATOR: _(
+                "Its creator cancelled the tournament: every buy-in was refunded."
+            ),
+            EndReason.TOO_FEW: _(
+                "Fewer than two players had joined at the start: the arena was cancelled and "
+                "every buy-in refunded."
+            ),
+            EndReason.STALLED: _(
+                "Nobody joined for %(minutes)s minutes: the server cancelled the tournament "
+                "and refunded every buy-in."
+            )
+            % minutes,
+        }.get(state["end_reason"], _("The tournament was cancelled: every buy-in was refunded."))
+    elif state["state"] == State.VOIDED:
+        end = (
+            _(
+                "The tournament was running with no end time (a fault now fixed): the server "
+                "voided it and refunded every buy-in."
+            )
+            if state["end_reason"] == EndReason.NO_END
+            else _(
+                "Nothing moved at its tables for %(minutes)s minutes: the server voided the "
+                "tournament, cancelled any round in play and refunded every buy-in. The fault "
+                "was ours: nobody loses their buy-in."
+            )
+            % minutes
+        )
+    elif state["state"] == State.FINISHED and state["end_reason"] == EndReason.STUCK_ROUNDS:
+        end = _(
+            "Boards stuck at its tables after the end were cancelled so that the arena could "
+            "finish; the points won before them decide the ranking."
+        )
+    status = (state.get("review") or {}).get("status")
+    review = {
+        "pending": _(
+            "The prizes are under review: the server noticed signs of collusion among the "
+            "entrants. A moderator will pay the prizes or return every buy-in; nothing is "
+            "paid until then."
+        ),
+        "released": _("A moderator reviewed the prizes and released them: they are paid."),
+        "returned": _(
+            "A moderator reviewed the tournament and returned every buy-in instead of paying "
+            "the prizes."
+        ),
+    }.get(status or "", "")
+    return {"end": end, "review": review}

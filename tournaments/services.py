@@ -10,8 +10,9 @@ Lock order (docs/tournaments.md), the same in every path so two never wait on ea
 
 Xu move only through the ledger's pool services, inside the transaction that causes them:
 the buy-in at registration, the refund when an entrant withdraws or the tournament is
-cancelled before it starts, the prizes when one player has every chip. Chips move only in
-the settlement of a tournament table's round (``ChipStakes.settle``). Timers carry the
+cancelled before it starts (or voided by the watchdog), the prizes when one player has
+every chip (or, when the collusion signals fire, the prizes held for a moderator). Chips
+move only in the settlement of a tournament table's round (``ChipStakes.settle``). Timers carry the
 state they expect and do nothing when it moved on; the sweeper catches what they missed.
 """
 
@@ -26,6 +27,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -35,9 +37,10 @@ from accounts.models import User
 from accounts.text import clean_text
 from games import services as games
 from games.errors import NotFound
-from games.models import Preset, Round, RoundPlayer, Seat, StakesIn, Table
+from games.models import Preset, Round, RoundPlayer, RoundState, Seat, StakesIn, Table
 from games.rules import Rules, RulesConfigError
 from games.selectors import active_round
+from games.services import duplicate as games_duplicate
 from ledger import selectors as ledger_selectors
 from ledger import services as ledger
 from ledger.errors import InsufficientFunds
@@ -45,6 +48,7 @@ from ledger.formats import Xu
 from tournaments import events, structure
 from tournaments.errors import TournamentError
 from tournaments.models import (
+    EndReason,
     Entry,
     EntryState,
     HouseBot,
@@ -61,16 +65,39 @@ HOUSE_BOT_NAMES = ("Bot Sen", "Bot Cúc", "Bot Đào", "Bot Mận", "Bot Lựu",
 HOUSE_BOT_BANKROLL = 100_000
 
 
-def _lock(tournament_id: Any) -> Tournament:
+ANY_KIND = (Kind.SIT_AND_GO, Kind.ARENA)
+"""What a service common to both kinds (withdrawing before the start) passes to ``_lock``."""
+
+WRONG_KIND = {
+    Kind.SIT_AND_GO: _("This tournament is an arena, not a sit-and-go: use the arena's page."),
+    Kind.ARENA: _("This tournament is a sit-and-go, not an arena: use its own page."),
+}
+
+
+def _lock(tournament_id: Any, kind: str | tuple[str, ...]) -> Tournament:
+    """Lock the tournament row (every change to a tournament and its entries waits here) and
+    check it is of the kind the caller serves: a sit-and-go service given an arena (or the
+    other way round), through any URL, timer or socket, is refused and nothing changes
+    (``wrong_kind``). ``kind`` is one kind, or ``ANY_KIND`` for a service of both."""
     try:
-        return Tournament.objects.select_for_update().get(pk=parse_id(tournament_id) or 0)
-    except (Tournament.DoesNotExist, ValueError, TypeError):
+        tournament = Tournament.objects.select_for_update().get(pk=parse_id(tournament_id) or 0)
+    except (Tournament.DoesNotExist, ValueError, TypeError, OverflowError):
         raise TournamentError(_("This tournament does not exist."), code="not_found") from None
+    kinds = (kind,) if isinstance(kind, str) else kind
+    if tournament.kind not in kinds:
+        raise TournamentError(WRONG_KIND[Kind(kinds[0])], code="wrong_kind")
+    return tournament
 
 
-def _bump(tournament: Tournament, *fields: str) -> None:
-    """Count one visible change; the page hears the new state after the commit."""
+def _bump(tournament: Tournament, *fields: str, progress: bool = False) -> None:
+    """Count one visible change; the page hears the new state after the commit. With
+    ``progress`` the change moved the tournament on (a registration, the start, a settled
+    round, a table step that did something, a pairing, a board's points): the watchdog
+    (``tournaments.watchdog``) ends a tournament that made none for TOURNAMENT_STALL_MINUTES."""
     tournament.version += 1
+    if progress:
+        tournament.progressed_at = timezone.now()
+        fields = (*fields, "progressed_at")
     tournament.save(update_fields=["version", *fields])
     events.changed(tournament.pk)
 
@@ -205,7 +232,7 @@ def _engaged_elsewhere(user: User, tournament: Tournament) -> Entry | None:
 @transaction.atomic
 def register(user: User, tournament_id: Any) -> Entry:
     """Take a place and pay the buy-in into the pool; the last place starts the tournament."""
-    tournament = _lock(tournament_id)
+    tournament = _lock(tournament_id, Kind.SIT_AND_GO)
     if tournament.state != State.REGISTERING:
         raise TournamentError(_("Registration for this tournament is closed."), code="closed")
     entry = Entry.objects.select_for_update().filter(tournament=tournament, user=user).first()
@@ -239,7 +266,7 @@ def register(user: User, tournament_id: Any) -> Entry:
         _schedule(
             "fill_with_bots", (tournament.pk, tournament.bots_at.isoformat()), tournament.bots_at
         )
-    _bump(tournament, "bots_at")
+    _bump(tournament, "bots_at", progress=True)
     return entry
 
 
@@ -249,17 +276,30 @@ def _registered(tournament: Tournament) -> int:
 
 @transaction.atomic
 def unregister(user: User, tournament_id: Any) -> Entry:
-    """Withdraw before the start: the buy-in comes back from the pool."""
-    tournament = _lock(tournament_id)
+    """Withdraw before the start: the buy-in comes back from the pool. The same for both
+    kinds (the arena's page withdraws here too)."""
+    tournament = _lock(tournament_id, ANY_KIND)
     entry = Entry.objects.select_for_update().filter(tournament=tournament, user=user).first()
-    if entry is None or entry.state != EntryState.REGISTERED:
+    if entry is None or entry.state == EntryState.WITHDRAWN:
         raise TournamentError(
             _("You are not registered in this tournament."), code="not_registered"
         )
-    if tournament.state != State.REGISTERING:
+    # Say what happened to the tournament, not only that the entry is no longer
+    # "registered" (it is playing, out, or refunded already).
+    if tournament.state == State.RUNNING:
         raise TournamentError(
             _("The tournament has started: a buy-in is refunded only before the start."),
             code="started",
+        )
+    if tournament.state == State.FINISHED:
+        raise TournamentError(
+            _("The tournament is over: a buy-in is refunded only before the start."),
+            code="finished",
+        )
+    if tournament.state in (State.CANCELLED, State.VOIDED):
+        raise TournamentError(
+            _("The tournament was called off and every buy-in refunded already."),
+            code="called_off",
         )
     if tournament.buy_in:
         ledger.refund_buy_in(tournament.pk, user, entry=entry.registrations)
@@ -271,9 +311,17 @@ def unregister(user: User, tournament_id: Any) -> Entry:
 
 @transaction.atomic
 def cancel(user: User | None, tournament_id: Any) -> Tournament:
-    """Cancel before the start (its creator; ``None``: the system): every buy-in is refunded
-    and the pool closed."""
-    tournament = _lock(tournament_id)
+    """The sit-and-go's creator cancels it before the start (``None``: the system): every
+    buy-in is refunded and the pool closed."""
+    return cancel_locked(_lock(tournament_id, Kind.SIT_AND_GO), user)
+
+
+def cancel_locked(
+    tournament: Tournament, user: User | None, reason: str = EndReason.CREATOR
+) -> Tournament:
+    """The one cancel path of every kind (the caller holds the tournament's lock): before
+    the start only, every buy-in back, the pool closed, and the duplicate schedule it owns
+    (an arena's) closed with it, so its boards are revealed and no longer offered."""
     if user is not None and user.pk != tournament.created_by_id:
         raise TournamentError(_("Only its creator can cancel a tournament."), code="not_creator")
     if tournament.state == State.CANCELLED:
@@ -285,9 +333,12 @@ def cancel(user: User | None, tournament_id: Any) -> Tournament:
     ledger.refund_pool(tournament.pk)
     tournament.entries.filter(state=EntryState.REGISTERED).update(state=EntryState.REFUNDED)
     tournament.state = State.CANCELLED
+    tournament.end_reason = reason
     tournament.bots_at = None
     tournament.finished_at = timezone.now()
-    _bump(tournament, "state", "bots_at", "finished_at")
+    if tournament.schedule_id is not None:
+        games_duplicate.close_schedule(tournament.schedule_id)
+    _bump(tournament, "state", "end_reason", "bots_at", "finished_at")
     return tournament
 
 
@@ -312,7 +363,7 @@ def fill_with_bots(tournament_id: int, expected_bots_at: str | None = None) -> T
     """The bots' timer: bots take every free place and the tournament starts. Stale (a
     registration since moved the time, or it started) does nothing."""
     try:
-        tournament = _lock(tournament_id)
+        tournament = _lock(tournament_id, Kind.SIT_AND_GO)
     except TournamentError:
         return None
     if tournament.state != State.REGISTERING or not tournament.allow_bots:
@@ -333,7 +384,7 @@ def fill_with_bots(tournament_id: int, expected_bots_at: str | None = None) -> T
 @transaction.atomic
 def start_now_with_bots(user: User, tournament_id: Any) -> Tournament:
     """The creator's button: bots take the free places now and the tournament starts."""
-    tournament = _lock(tournament_id)
+    tournament = _lock(tournament_id, Kind.SIT_AND_GO)
     if user.pk != tournament.created_by_id:
         raise TournamentError(_("Only its creator can start a tournament."), code="not_creator")
     if tournament.state != State.REGISTERING:
@@ -433,7 +484,7 @@ def _start(tournament: Tournament) -> None:
     tournament.state = State.RUNNING
     tournament.started_at = now
     tournament.bots_at = None
-    _bump(tournament, "state", "started_at", "bots_at")
+    _bump(tournament, "state", "started_at", "bots_at", progress=True)
     logger.info("tournament %s started with %d players", tournament.pk, len(entries))
 
 
@@ -490,7 +541,7 @@ def settle_chips(table: Table, round_: Round, deltas: Mapping[int, int]) -> Tour
     remainder rule), so a stack always ends at zero when its player busts.
     """
     link = TournamentTable.objects.select_related("tournament").get(table=table)
-    tournament = _lock(link.tournament_id)
+    tournament = _lock(link.tournament_id, Kind.SIT_AND_GO)
     entries = {
         e.user_id: e
         for e in Entry.objects.select_for_update().filter(
@@ -521,7 +572,7 @@ def settle_chips(table: Table, round_: Round, deltas: Mapping[int, int]) -> Tour
     )
     if remaining - len(out) <= 1:
         _finish(tournament)
-    _bump(tournament, "rounds_played", "level")
+    _bump(tournament, "rounds_played", "level", progress=True)
     # This table plays its next round at the level now in force; the others take it at
     # the table step that follows (which also balances the tables).
     table.stake = tournament.stake
@@ -547,11 +598,78 @@ def _finish(tournament: Tournament) -> None:
         entry.prize = amount
         entry.save(update_fields=["prize"])
         paid[entry.user_id] = amount
-    ledger.pay_prizes(tournament.pk, paid)
+    pay_or_hold(tournament, paid)
     tournament.state = State.FINISHED
     tournament.finished_at = timezone.now()
     tournament.save(update_fields=["state", "finished_at"])
     logger.info("tournament %s finished: prizes %s", tournament.pk, paid)
+
+
+# --- Prizes: paid, or held for a moderator ----------------------------------------------
+
+
+def pay_or_hold(tournament: Tournament, prizes: Mapping[int, int]) -> bool:
+    """Pay the prizes ({user id: xu}, adding up to the pool) from the pool, unless the
+    collusion signals fire among the entrants and their rounds: then the pool goes whole
+    into the ledger's prize hold, the prizes recorded, for a moderator to release them or
+    return the buy-ins (docs/tournaments.md, prizes under review). True: held."""
+    pool = ledger_selectors.pool_balance(tournament.pk)
+    findings = collusion_findings(tournament) if pool else []  # nothing to hold: pay nothing
+    if not findings:
+        ledger.pay_prizes(tournament.pk, prizes)
+        return False
+    ledger.hold_prizes(
+        tournament.pk,
+        prizes,
+        findings=findings,
+        title=tournament.name,
+        url=reverse("tournaments:detail", args=[tournament.pk]),
+    )
+    logger.warning(
+        "tournament %s: prizes held for review (%s)",
+        tournament.pk,
+        ", ".join(sorted({str(f.get("signal")) for f in findings})),
+    )
+    return True
+
+
+@transaction.atomic
+def prize_review_changed(tournament_id: int) -> None:
+    """The ledger decided (or held) the tournament's prizes: its page hears the new state
+    with a version of its own (the state reads the review from the ledger)."""
+    try:
+        tournament = _lock(tournament_id, ANY_KIND)
+    except TournamentError:
+        return
+    _bump(tournament)
+
+
+def collusion_findings(tournament: Tournament) -> list[dict[str, Any]]:
+    """Ask (``games.signals.collusion_check_requested``: moderation answers) whether the
+    collusion signals fire among the tournament's entrants and its own rounds. A receiver
+    that fails counts as a finding: prizes are never paid on a check that did not run."""
+    from games.signals import collusion_check_requested
+
+    user_ids = list(
+        tournament.entries.exclude(state__in=[EntryState.WITHDRAWN, EntryState.REFUNDED])
+        .order_by("user_id")
+        .values_list("user_id", flat=True)
+    )
+    round_ids = list(
+        Round.objects.filter(
+            table__tournament_table__tournament=tournament, state=RoundState.SETTLED
+        ).values_list("pk", flat=True)
+    )
+    findings: list[dict[str, Any]] = []
+    for receiver, answer in collusion_check_requested.send_robust(
+        sender=Tournament, user_ids=user_ids, round_ids=round_ids
+    ):
+        if isinstance(answer, Exception):
+            logger.error("collusion check %r failed: %r", receiver, answer)
+            findings.append({"signal": "check_failed", "users": []})
+        elif answer:
+            findings.extend(answer)
+    return findings
 
 
 # --- The table step: balancing, levels, closing ----------------------------------------
@@ -578,7 +696,10 @@ def table_step(tournament_id: int, *, skip_locked: bool = False) -> bool:
         }
     except NotFound:
         return False  # the sweeper: a table busy elsewhere; the next sweep tries again
-    tournament = _lock(tournament_id)
+    try:
+        tournament = _lock(tournament_id, Kind.SIT_AND_GO)
+    except TournamentError:
+        return False  # gone, or an arena (whose tables are its pairing's)
     if tournament.state not in (State.RUNNING, State.FINISHED):
         return False
     entries = list(
@@ -610,7 +731,7 @@ def table_step(tournament_id: int, *, skip_locked: bool = False) -> bool:
             if table_id not in busy and not table.seat_set.exists():
                 changed |= _break(tournament, table)
         if changed:
-            _bump(tournament)
+            _bump(tournament, progress=True)
         return changed
     for seats_of in seated.values():
         seats_of.sort(key=lambda u: seats[u].position)
@@ -632,7 +753,7 @@ def table_step(tournament_id: int, *, skip_locked: bool = False) -> bool:
             games.set_managed_stake(table, tournament.stake)
             changed = True
     if changed:
-        _bump(tournament)
+        _bump(tournament, progress=True)
     return changed
 
 
@@ -655,7 +776,8 @@ def _break(tournament: Tournament, table: Table) -> bool:
 
 
 def sweep_due(grace: timedelta = timedelta(seconds=2)) -> int:
-    """Run what lost timers left due: bots to fill, table steps not run after a settlement.
+    """Run what lost timers left due: bots to fill, table steps not run after a settlement;
+    then the watchdog ends what made no progress for too long (``tournaments.watchdog``).
 
     Each in its own transaction; a table step skips tables locked elsewhere (and is tried
     again at the next sweep), so one stuck table never stalls the sweep.
@@ -675,9 +797,11 @@ def sweep_due(grace: timedelta = timedelta(seconds=2)) -> int:
             moved += table_step(tournament_id, skip_locked=True)
         except Exception:
             logger.exception("sweeper could not run the table step of tournament %s", tournament_id)
-    from tournaments import arena
+    from tournaments import arena, watchdog
 
     moved += arena.sweep_due(grace)  # arenas: start, end, boards over, queues (arena.py)
+    # Last: what no timer and no step above could move on for TOURNAMENT_STALL_MINUTES.
+    moved += watchdog.sweep_stalled()
     return moved
 
 

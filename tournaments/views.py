@@ -65,6 +65,7 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
             "entry": entry,
             "my_table": entry.table_id if entry is not None else None,
             "is_creator": tournament.created_by_id == request.user.pk,
+            "notes": selectors.outcome_notes(state),
         },
     )
 

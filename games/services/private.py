@@ -27,7 +27,23 @@ from games.signals import invite_requested
 TOKEN_BYTES = 24  # secrets.token_urlsafe: 32 characters, 192 bits
 
 
+def ensure_hosted(table: Table) -> None:
+    """Refuse every host power at a managed table (a tournament's, sit-and-go or arena):
+    its owner seats the players, moves them and deals, so nobody hosts it. No invite links,
+    no held seats, no removals, no Start, no host page, no "invite to my table" (social).
+    The one check of that rule; ``_ensure_host`` and every other host path call it."""
+    if table.is_managed:
+        raise GameError(
+            _(
+                "This is a tournament's table: the tournament seats its players and deals "
+                "its rounds, so it has no host, no invitations and no seats to hold."
+            ),
+            code="managed_table",
+        )
+
+
 def _ensure_host(table: Table, user: User) -> None:
+    ensure_hosted(table)
     if acting_host_id(table) != user.pk:
         raise GameError(_("Only the table's host can do this."), code="not_host")
 
@@ -94,6 +110,7 @@ def usable_invite(token: str) -> TableInvite:
         raise GameError(_("This invite link has expired."), code="invite_expired")
     if not invite.table.is_open:
         raise GameError(_("This table is closed."), code="table_closed")
+    ensure_hosted(invite.table)  # a link made before its table was managed lets nobody in
     return invite
 
 

@@ -50,6 +50,7 @@ from games.services.common import (
 )
 from games.services.countdown import enqueue_start, late_turn, set_start
 from games.services.presence import away_players
+from games.services.private import ensure_hosted
 from games.services.seats import remove_seat
 from games.signals import round_dealt, send_on_commit
 from games.stakes import for_table
@@ -71,7 +72,8 @@ ARRANGEMENT_MESSAGES = {
 def start_round(user: User, table_id: int) -> Round:
     """The host's Start button: the creator's, or the host's now (docs/social.md)."""
     table = lock_table(table_id)
-    if table.is_managed or user.pk not in (table.host_id, acting_host_id(table)):
+    ensure_hosted(table)  # a tournament's table deals by its own clock
+    if user.pk not in (table.host_id, acting_host_id(table)):
         raise RoundError(_("Only the host can start the round."), code="not_host")
     if not table.is_open:
         raise RoundError(_("This table is closed."), code="table_closed")

@@ -1,8 +1,10 @@
 """Voiding a round: every stake goes back to its player, nobody wins or loses.
 
-A round is voided by a staff member (an audited moderation action) or by the showdown
-when its settlement fails for a reason that retrying cannot fix. The holds are released
-through the ledger in the same transaction as the round's change of state.
+A round is voided by a staff member (an audited moderation action), by the showdown
+when its settlement fails for a reason that retrying cannot fix, or by a tournament's
+watchdog ending a tournament that made no progress (its rounds in play go first). The
+holds are released through the ledger in the same transaction as the round's change of
+state.
 """
 
 from __future__ import annotations
@@ -31,6 +33,8 @@ class VoidReason:
 
     STAFF = "staff"
     SETTLEMENT_FAILED = "settlement_failed"
+    TOURNAMENT_STALLED = "tournament_stalled"
+    """The tournament made no progress for too long and the server ended it."""
 
 
 @transaction.atomic

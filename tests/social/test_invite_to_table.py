@@ -76,3 +76,21 @@ def test_inviting_twice_before_it_is_read_leaves_one_invitation(friends) -> None
     services.invite_to_table(an, binh)
     services.invite_to_table(an, binh)
     assert selectors.notifications_of(binh).filter(kind=NotificationKind.TABLE_INVITE).count() == 1
+
+
+def test_nobody_invites_friends_to_a_tournaments_table(friends, make_user) -> None:
+    """A tournament seats its own players: "invite to my table" from its table is refused
+    and makes no invite link (issue 24)."""
+    from games.models import TableInvite
+    from tournaments import services as tournaments
+
+    an, binh, chi = friends
+    t = tournaments.create_sit_and_go(an, name="Giải", players=4, buy_in=0)
+    for user in (chi, make_user("dung"), make_user("em")):
+        tournaments.register(user, t.pk)
+    assert t.tables.exists()
+    with pytest.raises(SocialError) as refused:
+        services.invite_to_table(an, binh)
+    assert refused.value.code == "managed_table"
+    assert not TableInvite.objects.exists()
+    assert not selectors.notifications_of(binh).filter(kind=NotificationKind.TABLE_INVITE)

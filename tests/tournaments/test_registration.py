@@ -77,13 +77,30 @@ def test_a_buy_in_the_wallet_cannot_pay_is_refused_with_the_figures(players):
     assert t.entries.count() == 1  # nothing half-done
 
 
-def test_a_started_tournament_refunds_nobody(players):
+def test_a_started_tournament_refunds_nobody_and_says_it_has_started(players):
+    """Withdrawing from a started tournament used to say "You are not registered"."""
     t = services.create_sit_and_go(players[0], name="Đã bắt đầu", players=4, buy_in=100)
     for p in players[1:]:
         services.register(p, t.pk)
     with pytest.raises(TournamentError) as refused:
         services.unregister(players[1], t.pk)
-    assert refused.value.code == "not_registered"
+    assert refused.value.code == "started"
+    assert refused.value.message == (
+        "Giải đã bắt đầu: phí tham gia chỉ được hoàn trước khi bắt đầu."
+    )
+    assert ledger_selectors.balance(players[1]) == 9_900
+
+
+def test_withdrawing_says_what_became_of_the_tournament(players, make_user):
+    outsider = make_user("khach")
+    t = services.create_sit_and_go(players[0], name="Hủy", players=4, buy_in=100)
+    with pytest.raises(TournamentError) as never:
+        services.unregister(outsider, t.pk)
+    assert never.value.code == "not_registered"
+    services.cancel(players[0], t.pk)
+    with pytest.raises(TournamentError) as called_off:
+        services.unregister(players[0], t.pk)
+    assert called_off.value.code == "called_off"
 
 
 def test_an_entrant_cannot_sit_at_an_ordinary_table_nor_register_twice(players):

@@ -3,7 +3,7 @@
 // socket also marks this player present while it is open (docs/tournaments.md, Arena).
 // When this player is seated at a board, the board's page opens; when the arena is over,
 // its page opens from a table (the final ranking and prizes).
-import { STATE_LABELS, cell, fmt, follow, number, set as setIn } from "./common.js";
+import { STATE_LABELS, cell, fmt, follow, number, resultLine, set as setIn, showOutcome } from "./common.js";
 
 const root = document.getElementById("arena") || document.getElementById("arena-info");
 const { gettext } = window;
@@ -110,17 +110,13 @@ function render(s) {
     link.hidden = !playing;
     if (playing) link.href = `/tables/${mine.table}/`;
   }
-  if (s.state === "finished") {
-    const winner = s.standings.find((r) => r.place === 1);
-    set("result", winner
-      ? fmt(gettext("%(name)s wins %(prize)s xu."), { name: winner.name, prize: number.format(winner.prize) })
-      : "");
-  }
+  if (s.state === "finished") set("result", resultLine(s, s.standings.find((r) => r.place === 1)));
+  showOutcome(root, s);
   tick();
   // Paired at a new board: open it. The arena over: open its page (from a table).
   if (mine && mine.status === "playing" && mine.table && mine.table !== here) {
     location.assign(`/tables/${mine.table}/`);
-  } else if (here && (s.state === "finished" || s.state === "cancelled")) {
+  } else if (here && ["finished", "cancelled", "voided"].includes(s.state)) {
     location.assign(`/tournaments/${s.tournament}/`);
   }
 }

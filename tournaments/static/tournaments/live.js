@@ -1,6 +1,6 @@
 // A tournament's live state (its page and the panel on its tables): every message on the
 // tournament socket is the whole public state with a version; the highest version wins.
-import { STATE_LABELS, cell, fmt, follow, number, set as setIn } from "./common.js";
+import { STATE_LABELS, cell, fmt, follow, number, resultLine, set as setIn, showOutcome } from "./common.js";
 
 const root = document.getElementById("tournament") || document.getElementById("tournament-info");
 const { gettext } = window;
@@ -44,11 +44,9 @@ function render(s) {
   }
   const result = root.querySelector('[data-testid="result"]');
   if (result && s.state === "finished") {
-    const winner = s.standings.find((r) => r.place === 1);
-    result.textContent = winner
-      ? fmt(gettext("%(name)s wins %(prize)s xu."), { name: winner.name, prize: number.format(winner.prize) })
-      : "";
+    result.textContent = resultLine(s, s.standings.find((r) => r.place === 1));
   }
+  showOutcome(root, s);
 }
 
 follow(root, render);

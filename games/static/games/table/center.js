@@ -12,8 +12,10 @@ export function renderCenter() {
   const actions = $("center-actions");
   actions.replaceChildren();
   const seated = state.seats.length;
-  // The creator, or whoever hosts now that the creator left (as of the last snapshot).
-  const isHost = state.info && (state.info.host_id === config.user || state.info.acting_host_id === config.user);
+  // The creator, or whoever hosts now that the creator left (as of the last snapshot). A
+  // tournament's table has no host (acting_host_id null): its own clock deals.
+  const hosted = state.info && state.info.acting_host_id !== null && state.info.acting_host_id !== undefined;
+  const isHost = hosted && (state.info.host_id === config.user || state.info.acting_host_id === config.user);
   if (round && round.state === "arranging") {
     const mine = myRound();
     // The others still arranging (my own "submitted" may not have come back yet).

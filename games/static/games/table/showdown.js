@@ -270,9 +270,10 @@ function renderVoided(box, voided, focus) {
   heading.id = "summary-title";
   box.dataset.played = me ? "yes" : "no";
   box.append(heading);
-  const why = voided.reason === "settlement_failed"
-    ? gettext("The round could not be settled, so it was cancelled.")
-    : gettext("A moderator cancelled the round.");
+  const why = {
+    settlement_failed: gettext("The round could not be settled, so it was cancelled."),
+    tournament_stalled: gettext("The tournament made no progress for too long: the server ended it and cancelled this round."),
+  }[voided.reason] || gettext("A moderator cancelled the round.");
   box.append(el("p", "result-big even", gettext("Every stake was returned: nobody won or lost.")));
   box.append(el("p", "", why));
   // Only xu are held at the deal: chips and points have nothing to return (games.stakes).
