@@ -32,6 +32,7 @@ def test_the_account_table_keeps_only_the_indexes_its_queries_need(db: None) -> 
         "ledger_one_wallet_per_user",  # a user's wallet, and the one-wallet rule
         "ledger_one_escrow_per_round",  # the one-escrow-per-round rule
         "ledger_one_pool_per_tournament",  # the one-pool-per-tournament rule (partial)
+        "ledger_one_prize_hold_per_tournament",  # one prize hold a tournament (partial)
     }
 
 
