@@ -30,7 +30,7 @@ urlpatterns = [
     path("tables/<id:table_id>/close/", views.close_table, name="close_table"),
     path("signals/", views.signals, name="signals"),
     path("prizes/", views.prizes, name="prizes"),
-    path("prizes/<int:tournament_id>/decide/", views.decide_prizes, name="decide_prizes"),
+    path("prizes/<id:tournament_id>/decide/", views.decide_prizes, name="decide_prizes"),
     # Admins
     path("dashboard/", views.dashboard, name="dashboard"),
     path("audit/", views.audit_log, name="audit_log"),
