@@ -24,9 +24,9 @@ from django.test import Client
 from django.urls import URLPattern
 
 from chat.consumers import ChatTableConsumer
-from chat.routing import websocket_urlpatterns
 from games import consumers
 from games import services as games
+from maubinh_site.routing import websocket_urlpatterns
 from tests.games.conftest import own_socket_threads  # noqa: F401
 from tests.games.test_consumer_input import HOSTILE as HOSTILE_FRAMES
 from tests.wsclient import run_async
