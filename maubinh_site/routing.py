@@ -11,7 +11,7 @@ from django.urls import path, re_path
 
 from chat.consumers import ChatTableConsumer
 from games.consumers import LobbyConsumer, NoSuchSocket
-from tournaments.arena_consumers import ArenaConsumer
+from tournaments.arena.consumers import ArenaConsumer
 from tournaments.consumers import TournamentConsumer
 
 websocket_urlpatterns = [
