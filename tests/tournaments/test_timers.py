@@ -62,3 +62,24 @@ def test_the_timer_tasks_retry_transient_database_faults():
 
     for task in (tasks.fill_with_bots, tasks.table_step):
         assert OperationalError in task.autoretry_for and TableBusy in task.autoretry_for
+
+
+def test_every_timer_keeps_the_name_a_message_queued_before_a_deploy_carries():
+    from django.conf import settings
+
+    from maubinh_site.celery import app
+
+    app.loader.import_default_modules()  # what a worker imports at its start
+    queued_by_name = {
+        "tournaments.fill_with_bots",
+        "tournaments.table_step",
+        "tournaments.arena_start",
+        "tournaments.arena_pair",
+        "tournaments.arena_finish_table",
+        "tournaments.arena_end",
+        "tournaments.sweep",
+    }
+    assert queued_by_name <= set(app.tasks)
+    assert "tournaments.sweep" in {
+        entry["task"] for entry in settings.CELERY_BEAT_SCHEDULE.values()
+    }
