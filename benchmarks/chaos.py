@@ -419,9 +419,9 @@ def enter_tournaments(options: argparse.Namespace) -> Entered:
 
     from accounts.models import User
     from ledger.services import grant_signup_bonus
-    from tournaments import arena
-    from tournaments import services as tournaments
+    from tournaments.arena import services as arena
     from tournaments.models import Entry
+    from tournaments.sitandgo import services as tournaments
 
     sng_user = User.objects.create_user(username="chaos-sng")
     grant_signup_bonus(sng_user)

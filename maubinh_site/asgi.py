@@ -15,9 +15,9 @@ django_asgi_app = get_asgi_application()
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
-from chat.routing import websocket_urlpatterns  # noqa: E402
 from games.consumers import login_stack  # noqa: E402
 from maubinh_site.embedded import start_embedded_worker  # noqa: E402
+from maubinh_site.routing import websocket_urlpatterns  # noqa: E402
 
 start_embedded_worker()
 # Table commands are short and mostly wait on the database; when one comes back from a

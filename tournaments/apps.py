@@ -7,25 +7,36 @@ class TournamentsConfig(AppConfig):
     verbose_name = _("Tournaments")
 
     def ready(self) -> None:
+        """Wire both kinds into the games, the ledger and what both share (which imports
+        neither kind: docs/tournaments.md, For developers)."""
         from games import stakes
         from games.models import StakesIn
-        from games.signals import sit_requested
-        from tournaments import receivers, services
-
-        # A tournament table's rounds are played for chips (games.stakes).
-        stakes.register(StakesIn.CHIPS, services.ChipStakes())
-        sit_requested.connect(receivers.on_sit_requested, dispatch_uid="tournaments.sit")
-        # Arenas (tournaments.arena): a board's points at its settlement, the players'
-        # return to the queue after it, and no spectators at a board entrants may be dealt.
-        from games.signals import round_settled, watch_requested
-        from tournaments import arena, arena_tasks  # noqa: F401  (the arena's timers)
-
-        stakes.on_points(arena.record_points)
-        # Prizes held for review (ledger): the page hears of the hold and its decision.
+        from games.signals import round_settled, sit_requested, watch_requested
         from ledger.signals import prize_hold_changed
+        from tournaments import receivers, selectors
+        from tournaments.arena import receivers as arena_receivers
+        from tournaments.arena import selectors as arena_selectors
+        from tournaments.arena import services as arena
+        from tournaments.arena import tasks as arena_tasks  # noqa: F401  (its timers)
+        from tournaments.models import Kind
+        from tournaments.sitandgo import services as sitandgo
+        from tournaments.sitandgo import tasks as sitandgo_tasks  # noqa: F401  (its timers)
 
+        # The kinds' timers are imported above so a worker knows them by the names they
+        # were registered under (``tournaments.fill_with_bots``, ``tournaments.arena_pair``,
+        # ...); only ``tournaments.tasks`` (the sweeper's) is found by autodiscovery.
+        # A sit-and-go table's rounds are played for chips (games.stakes).
+        stakes.register(StakesIn.CHIPS, sitandgo.ChipStakes())
+        sit_requested.connect(receivers.on_sit_requested, dispatch_uid="tournaments.sit")
+        # Arenas: a board's points at its settlement, the players' return to the queue after
+        # it, no spectators at a board entrants may be dealt, and their part of the state.
+        stakes.on_points(arena.record_points)
+        selectors.register_kind_fields(Kind.ARENA, arena_selectors.arena_fields)
+        # Prizes held for review (ledger): the page hears of the hold and its decision.
         prize_hold_changed.connect(
             receivers.on_prize_hold_changed, dispatch_uid="tournaments.prize_hold"
         )
-        round_settled.connect(arena.on_round_over, dispatch_uid="tournaments.arena_round_over")
-        watch_requested.connect(arena.may_watch, dispatch_uid="tournaments.arena_watch")
+        round_settled.connect(
+            arena_receivers.on_round_over, dispatch_uid="tournaments.arena_round_over"
+        )
+        watch_requested.connect(arena_receivers.may_watch, dispatch_uid="tournaments.arena_watch")

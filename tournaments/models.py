@@ -2,13 +2,14 @@
 
 A tournament's state row carries a ``version`` that grows with every change its page can
 see; every event to the tournament's group carries it (``tournaments.events``). Rows are
-changed only by ``tournaments.services``, under ``select_for_update`` in the documented
-lock order (docs/tournaments.md): the tournament's tables (ids ascending), then the
-tournament, then its entries, then the ledger's accounts.
+changed only by the services (``tournaments.services``, ``sitandgo.services``,
+``arena.services``), under ``select_for_update`` in the documented lock order
+(docs/tournaments.md): the tournament's tables (ids ascending), then the tournament, then
+its entries, then the ledger's accounts.
 
 Xu move only through the ledger's pool services (buy-in, refund, prizes). Chips are
 tournament counters on the entries, moved only by the settlement of a tournament table's
-round (``services.ChipStakes``); their sum per tournament never changes.
+round (``sitandgo.services.ChipStakes``); their sum per tournament never changes.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games.models import Table
-from tournaments.structure import MAX_PLAYERS, MIN_PLAYERS
+from tournaments.rules import MAX_PLAYERS, MIN_PLAYERS
 
 
 class Kind(models.TextChoices):
@@ -81,7 +82,7 @@ class Tournament(models.Model):
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     progressed_at = models.DateTimeField(default=timezone.now)
-    """When it last moved on (``services._bump(progress=True)``); the watchdog ends one that
+    """When it last moved on (``services.bump(progress=True)``); the watchdog ends one that
     made no progress for TOURNAMENT_STALL_MINUTES (``tournaments.watchdog``)."""
     end_reason = models.CharField(max_length=16, choices=EndReason.choices, blank=True)
     # --- An arena (kind ``arena``, docs/tournaments.md): a fixed time of duplicate boards.

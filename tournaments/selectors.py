@@ -1,17 +1,17 @@
-"""Reads used in more than one place: the tournament list, a tournament's public state."""
+"""Reads of either kind used in more than one place: the tournament list, a tournament's
+public state (a kind adds its own part: ``register_kind_fields``), how it ended."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
 from django.db.models import Count, Q, QuerySet
 from django.utils.translation import gettext as _
 
-from games.models import Round, Seat
-from games.selectors import LIVE_STATES
 from ledger import selectors as ledger_selectors
-from tournaments import structure
+from tournaments import rules
 from tournaments.models import (
     EndReason,
     Entry,
@@ -23,6 +23,19 @@ from tournaments.models import (
 )
 
 PLAYING_STATES = (EntryState.PLAYING, EntryState.BUSTED, EntryState.WON)
+
+KindFields = Callable[[Tournament], dict[str, Any]]
+_kind_fields: dict[str, KindFields] = {}
+
+
+def register_kind_fields(kind: str, fields: KindFields) -> None:
+    """Add ``fields(tournament)`` (a kind's own part: the arena's points, fire, clock and
+    queue) to the public state of every tournament of ``kind``. Registered at start-up
+    (``TournamentsConfig.ready``), as the games app takes the tournaments' stakes
+    (``games.stakes.register``): what both kinds share never imports either."""
+    if kind not in Kind.values:
+        raise ValueError(f"no such kind of tournament: {kind!r}")
+    _kind_fields[kind] = fields
 
 
 def listed_tournaments() -> QuerySet[Tournament]:
@@ -132,7 +145,7 @@ def tournament_state(tournament_id: int) -> dict[str, Any]:
         "levels": tournament.levels,
         "rounds_per_level": tournament.rounds_per_level,
         "rounds_played": tournament.rounds_played,
-        "prizes": structure.prizes(tournament.players, prize_pool),
+        "prizes": rules.prizes(tournament.players, prize_pool),
         "bots_at": tournament.bots_at.isoformat() if tournament.bots_at else None,
         "standings": rows,
         "bust_order": [e.user_id for e in busts],
@@ -141,53 +154,10 @@ def tournament_state(tournament_id: int) -> dict[str, Any]:
             for t in tournament.tables.filter(broken_at__isnull=True)
         ],
     }
-    if tournament.kind == Kind.ARENA:  # points, fire, the clock, the queue (arena_selectors)
-        from tournaments.arena_selectors import arena_fields
-
-        state.update(arena_fields(tournament))
+    own = _kind_fields.get(tournament.kind)
+    if own is not None:  # an arena's points, fire, clock and queue (register_kind_fields)
+        state.update(own(tournament))
     return state
-
-
-def tournaments_needing_a_step() -> list[int]:
-    """Running or finished tournaments whose table step has work now (read without locks):
-    a table not playing a round seats someone who is out, is at an old level, is empty,
-    or the tables are out of balance. What a lost ``table_step`` timer left undone."""
-    due: list[int] = []
-    for tournament in Tournament.objects.filter(
-        # The table step is a sit-and-go's (an arena's tables are its pairing's).
-        kind=Kind.SIT_AND_GO,
-        state__in=[State.RUNNING, State.FINISHED],
-        tables__broken_at__isnull=True,
-    ).distinct():
-        links = list(tournament.tables.filter(broken_at__isnull=True).select_related("table"))
-        busy = set(
-            Round.objects.filter(
-                table_id__in=[link.table_id for link in links], state__in=LIVE_STATES
-            ).values_list("table_id", flat=True)
-        )
-        playing = set(
-            tournament.entries.filter(state=EntryState.PLAYING).values_list("user_id", flat=True)
-        )
-        seated: dict[int, list[int]] = {link.table_id: [] for link in links}
-        for table_id, user_id in Seat.objects.filter(table_id__in=list(seated)).values_list(
-            "table_id", "user_id"
-        ):
-            seated[table_id].append(user_id)
-        free = [link for link in links if link.table_id not in busy]
-        work = any(
-            any(u not in playing for u in seated[link.table_id])
-            or not seated[link.table_id]
-            or (tournament.state == State.RUNNING and link.table.stake != tournament.stake)
-            for link in free
-        )
-        if not work and tournament.state == State.RUNNING:
-            moves, _left = structure.balancing_moves(
-                {t: [u for u in users if u in playing] for t, users in seated.items()}, busy
-            )
-            work = bool(moves)
-        if work:
-            due.append(tournament.pk)
-    return due
 
 
 def outcome_notes(state: dict[str, Any]) -> dict[str, str]:

@@ -1,30 +1,17 @@
-"""Timer tasks. Each takes ids (and the state it expects) and calls a guarded service.
+"""The sweeper's task (``CELERY_BEAT_SCHEDULE``: ``tournaments.sweep``, every 5 s).
 
-Retried on transient database faults like the games' timers (``games.tasks.RETRY``): every
-step is idempotent, so a retry, a duplicate or a late delivery never acts twice. The
-sweeper (``tournaments.sweep``, every 5 s) runs what a lost timer left due.
+Each kind's timers are its own (``tournaments.sitandgo.tasks``, ``tournaments.arena.tasks``,
+imported at start-up by ``TournamentsConfig.ready`` so a worker knows them); every one keeps
+the name it was registered under, so a timer queued before a deploy still runs after it.
 """
 
 from __future__ import annotations
 
 from celery import shared_task
 
-from games.tasks import RETRY
-from tournaments import services
-
-
-@shared_task(name="tournaments.fill_with_bots", ignore_result=True, **RETRY)
-def fill_with_bots(tournament_id: int, expected_bots_at: str) -> None:
-    """Bots take the free places and the tournament starts, if nobody registered since."""
-    services.fill_with_bots(tournament_id, expected_bots_at)
-
-
-@shared_task(name="tournaments.table_step", ignore_result=True, **RETRY)
-def table_step(tournament_id: int) -> None:
-    """After a round settled: stand up who is out, balance, level and close tables."""
-    services.table_step(tournament_id)
+from tournaments.sweeper import sweep_tournaments
 
 
 @shared_task(name="tournaments.sweep", ignore_result=True)
 def sweep() -> None:
-    services.sweep_due()
+    sweep_tournaments()

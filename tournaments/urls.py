@@ -1,6 +1,11 @@
+"""The tournaments' routes: the list, a tournament's page (either kind: ``views``
+dispatches), its state, withdrawing; then each kind's own actions."""
+
 from django.urls import path
 
-from tournaments import arena_urls, views
+from tournaments import views
+from tournaments.arena import urls as arena_urls
+from tournaments.sitandgo import urls as sitandgo_urls
 
 app_name = "tournaments"
 
@@ -8,11 +13,9 @@ urlpatterns = [
     path("", views.tournament_list, name="list"),
     path("<id:tournament_id>/", views.tournament_detail, name="detail"),
     path("<id:tournament_id>/state/", views.tournament_state, name="state"),
-    path("<id:tournament_id>/register/", views.register, name="register"),
     path("<id:tournament_id>/unregister/", views.unregister, name="unregister"),
-    path("<id:tournament_id>/start-now/", views.start_now, name="start_now"),
-    path("<id:tournament_id>/cancel/", views.cancel, name="cancel"),
 ]
 
-# Arenas (tournaments.arena_urls): their own block.
+# Each kind's own block: the sit-and-go's (tournaments.sitandgo.urls), the arena's.
+urlpatterns += sitandgo_urls.urlpatterns
 urlpatterns += arena_urls.urlpatterns

@@ -1,20 +1,27 @@
-"""Tournament pages. Each view is one service or selector call thick."""
+"""Tournament pages of either kind: the list (with the sit-and-go create form), a
+tournament's page (handed to its kind's own view), its state, withdrawing. Each view is one
+service or selector call thick; each kind's own actions are its ``views``."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import cast
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from tournaments import selectors, services, structure
+from accounts.models import User
+from tournaments import rules, selectors, services
+from tournaments.arena import views as arena_views
 from tournaments.errors import TournamentError
-from tournaments.forms import SitAndGoForm
 from tournaments.models import Kind, Tournament
+from tournaments.sitandgo import services as sitandgo
+from tournaments.sitandgo import views as sitandgo_views
+from tournaments.sitandgo.forms import SitAndGoForm
 
 
 @login_required
@@ -22,7 +29,7 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
     form = SitAndGoForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            tournament = services.create_sit_and_go(request.user, **form.cleaned_data)  # type: ignore[arg-type]
+            tournament = sitandgo.create_sit_and_go(request.user, **form.cleaned_data)  # type: ignore[arg-type]
         except TournamentError as exc:
             form.add_error(None, exc.message)
         else:
@@ -37,9 +44,8 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
             "prize_table": [
                 (low, most, percents)
                 for (most, percents), low in zip(
-                    structure.PRIZE_PERCENTS,
-                    [structure.MIN_PLAYERS]
-                    + [most + 1 for most, _p in structure.PRIZE_PERCENTS[:-1]],
+                    rules.PRIZE_PERCENTS,
+                    [rules.MIN_PLAYERS] + [most + 1 for most, _p in rules.PRIZE_PERCENTS[:-1]],
                     strict=True,
                 )
             ],
@@ -51,23 +57,8 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
 def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = get_object_or_404(Tournament, pk=tournament_id)
     if tournament.kind == Kind.ARENA:
-        from tournaments.arena_views import arena_detail
-
-        return arena_detail(request, tournament)
-    state = selectors.tournament_state(tournament.pk)
-    entry = selectors.entry_of(tournament, request.user)
-    return render(
-        request,
-        "tournaments/detail.html",
-        {
-            "tournament": tournament,
-            "state": state,
-            "entry": entry,
-            "my_table": entry.table_id if entry is not None else None,
-            "is_creator": tournament.created_by_id == request.user.pk,
-            "notes": selectors.outcome_notes(state),
-        },
-    )
+        return arena_views.arena_detail(request, tournament)
+    return sitandgo_views.sitandgo_detail(request, tournament)
 
 
 def tournament_state(request: HttpRequest, tournament_id: int) -> JsonResponse:
@@ -75,52 +66,14 @@ def tournament_state(request: HttpRequest, tournament_id: int) -> JsonResponse:
     return JsonResponse(selectors.tournament_state(tournament_id))
 
 
-def _act(request: HttpRequest, tournament_id: int, action: Any, done: str) -> HttpResponseRedirect:
-    try:
-        action(request.user, tournament_id)
-    except TournamentError as exc:
-        messages.error(request, exc.message)
-    else:
-        messages.success(request, done)
-    return HttpResponseRedirect(reverse("tournaments:detail", args=[tournament_id]))
-
-
-@login_required
-@require_POST
-def register(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    from django.utils.translation import gettext as _
-
-    return _act(request, tournament_id, services.register, _("You are registered."))
-
-
 @login_required
 @require_POST
 def unregister(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    from django.utils.translation import gettext as _
-
-    return _act(
-        request, tournament_id, services.unregister, _("You withdrew; your buy-in was refunded.")
-    )
-
-
-@login_required
-@require_POST
-def start_now(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    from django.utils.translation import gettext as _
-
-    return _act(
-        request, tournament_id, services.start_now_with_bots, _("Bots took the free places.")
-    )
-
-
-@login_required
-@require_POST
-def cancel(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    from django.utils.translation import gettext as _
-
-    return _act(
-        request,
-        tournament_id,
-        services.cancel,
-        _("The tournament was cancelled; buy-ins refunded."),
-    )
+    """Withdraw before the start, from either kind's page."""
+    try:
+        services.unregister(cast(User, request.user), tournament_id)  # behind login_required
+    except TournamentError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, _("You withdrew; your buy-in was refunded."))
+    return HttpResponseRedirect(reverse("tournaments:detail", args=[tournament_id]))

@@ -1,7 +1,7 @@
 """The watchdog: no tournament stays stuck (docs/tournaments.md, the watchdog).
 
 Every change that moves a tournament on records it (``Tournament.progressed_at``, set by
-``services._bump(progress=True)``: a registration, the start, a settled round, a table
+``services.bump(progress=True)``: a registration, the start, a settled round, a table
 step that did something, a pairing, a board's points). A tournament in play that made no
 progress for TOURNAMENT_STALL_MINUTES past any time of its own (the bots' wait, an arena's
 start or end) is ended here, from the sweeper, so no pool sticks and no entrant stays
@@ -18,6 +18,9 @@ locked out of every table:
 
 Lock order, as everywhere in the tournaments: its tables (ids ascending), the tournament,
 its entries, the ledger's accounts.
+
+The watchdog is the sweeper's last step (``tournaments.sweeper``) and sits with it above
+both kinds: it finishes a stuck arena through the arena's own services.
 """
 
 from __future__ import annotations
@@ -35,7 +38,7 @@ from games.models import Table
 from games.selectors import active_round
 from games.services import duplicate as games_duplicate
 from ledger import services as ledger
-from tournaments import arena
+from tournaments.arena import services as arena
 from tournaments.errors import TournamentError
 from tournaments.models import (
     ArenaSocket,
@@ -46,7 +49,7 @@ from tournaments.models import (
     Tournament,
     TournamentTable,
 )
-from tournaments.services import ANY_KIND, _bump, _lock, cancel_locked
+from tournaments.services import ANY_KIND, bump, cancel_locked, lock
 
 logger = logging.getLogger(__name__)
 
@@ -108,7 +111,7 @@ def end_stalled(tournament_id: int, *, skip_locked: bool = False) -> str | None:
     except NotFound:
         return None
     try:
-        tournament = _lock(tournament_id, ANY_KIND)
+        tournament = lock(tournament_id, ANY_KIND)
     except TournamentError:
         return None
     now = timezone.now()
@@ -165,7 +168,7 @@ def _void(tournament: Tournament, tables: list[Table], now: datetime, reason: st
     tournament.end_reason = reason
     tournament.bots_at = None
     tournament.finished_at = now
-    _bump(tournament, "state", "end_reason", "bots_at", "finished_at")
+    bump(tournament, "state", "end_reason", "bots_at", "finished_at")
 
 
 def _finish_stuck_arena(tournament: Tournament, tables: list[Table], now: datetime) -> None:
@@ -174,7 +177,7 @@ def _finish_stuck_arena(tournament: Tournament, tables: list[Table], now: dateti
     for table in tables:
         _void_live_round(table)
         link = TournamentTable.objects.get(table=table)
-        arena._release(tournament, table, link, now)
+        arena.release_table(tournament, table, link, now)
     tournament.end_reason = EndReason.STUCK_ROUNDS
-    arena._finish_if_over(tournament, now)
-    _bump(tournament, "end_reason")
+    arena.finish_if_over(tournament, now)
+    bump(tournament, "end_reason")

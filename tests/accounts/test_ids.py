@@ -55,7 +55,7 @@ def test_the_form_field_gives_a_form_error_in_the_users_language() -> None:
 def test_every_url_pattern_takes_ids_through_the_bounded_converter() -> None:
     from django.urls import URLPattern, URLResolver, get_resolver
 
-    from chat.routing import websocket_urlpatterns
+    from maubinh_site.routing import websocket_urlpatterns
 
     def routes(patterns: list[Any], prefix: str = "") -> list[str]:
         found = []

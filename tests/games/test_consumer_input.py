@@ -15,13 +15,18 @@ from django.contrib.auth import get_user_model
 from django.contrib.sessions.models import Session
 from django.db import connections
 from django.test import Client
-from django.urls import reverse
+from django.urls import path, re_path, reverse
 from django.utils import timezone
 
 from games import consumers
 from games import services as games
-from games.consumers import MAX_MESSAGE_BYTES, parse_message
-from games.routing import websocket_urlpatterns
+from games.consumers import (
+    MAX_MESSAGE_BYTES,
+    LobbyConsumer,
+    NoSuchSocket,
+    TableConsumer,
+    parse_message,
+)
 from tests.wsclient import run_async
 
 # Sockets' database work on threads of each test's (tests/games/conftest.py).
@@ -53,6 +58,15 @@ def test_a_binary_frame_is_refused() -> None:
 def test_an_ordinary_message_is_parsed() -> None:
     message = '{"type":"submit","round":3,"chi":[["AS","KS","QS","JS","TS"],["2C"],["3D"]]}'
     assert parse_message(message, None) == json.loads(message)
+
+
+# The games consumers alone, routed as the site routes them (maubinh_site.routing, whose
+# table socket adds table talk on top: its frames would interleave with these).
+websocket_urlpatterns = [
+    path("ws/lobby/", LobbyConsumer.as_asgi()),
+    path("ws/tables/<id:table_id>/", TableConsumer.as_asgi()),
+    re_path(r"", NoSuchSocket.as_asgi()),
+]
 
 
 def _app() -> Any:

@@ -18,7 +18,7 @@ from games.errors import GameError
 from games.forms import CreateTableForm
 from games.models import DuplicateSchedule, Table
 from games.services import duplicate
-from tournaments import arena
+from tournaments.arena import services as arena
 from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db

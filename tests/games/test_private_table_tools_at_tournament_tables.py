@@ -19,8 +19,9 @@ from games import services as games
 from games.errors import GameError
 from games.models import Seat, SeatHold, Table, TableInvite
 from games.services import private
-from tournaments import arena, services
+from tournaments.arena import services as arena
 from tournaments.models import Tournament
+from tournaments.sitandgo import services
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
 

@@ -11,8 +11,8 @@ from django.db import connection
 
 from benchmarks.chaos import ended_pools_holding_xu
 from ledger import services as ledger
-from tournaments import services
 from tournaments.models import State, Tournament
+from tournaments.sitandgo import services
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
 

@@ -18,9 +18,9 @@ from ledger.errors import LedgerError
 from moderation import services as moderation
 from moderation.errors import ModerationError
 from tests.moderation.conftest import _staff, play_round
-from tournaments import arena
-from tournaments import services as tournaments
+from tournaments.arena import services as arena
 from tournaments.errors import TournamentError
+from tournaments.sitandgo import services as tournaments
 
 pytestmark = [pytest.mark.django_db, pytest.mark.postgres]
 

@@ -105,8 +105,8 @@ def world(make_user: Any) -> dict[str, Any]:
     from games import services as games
     from games.services import duplicate, private
     from social import services as social
-    from tournaments import arena
-    from tournaments import services as tournaments
+    from tournaments.arena import services as arena
+    from tournaments.sitandgo import services as tournaments
 
     players = [make_user(name) for name in ("an", "binh", "chi")]
     moderator = _staff(make_user, "mod", moderator=True)

@@ -24,14 +24,14 @@ from django.test import Client
 from django.urls import URLPattern
 
 from chat.consumers import ChatTableConsumer
-from chat.routing import websocket_urlpatterns
 from games import consumers
 from games import services as games
+from maubinh_site.routing import websocket_urlpatterns
 from tests.games.conftest import own_socket_threads  # noqa: F401
 from tests.games.test_consumer_input import HOSTILE as HOSTILE_FRAMES
 from tests.wsclient import run_async
-from tournaments import arena
-from tournaments import services as tournaments
+from tournaments.arena import services as arena
+from tournaments.sitandgo import services as tournaments
 
 pytestmark = [
     pytest.mark.postgres,

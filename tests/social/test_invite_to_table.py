@@ -82,7 +82,7 @@ def test_nobody_invites_friends_to_a_tournaments_table(friends, make_user) -> No
     """A tournament seats its own players: "invite to my table" from its table is refused
     and makes no invite link (issue 24)."""
     from games.models import TableInvite
-    from tournaments import services as tournaments
+    from tournaments.sitandgo import services as tournaments
 
     an, binh, chi = friends
     t = tournaments.create_sit_and_go(an, name="Giải", players=4, buy_in=0)

@@ -21,7 +21,9 @@ from ledger import selectors as ledger_selectors
 from ledger.audit import run_checks
 from tests.games.conftest import fixed_boards  # noqa: F401
 from tests.moderation.conftest import _staff
-from tournaments import arena, arena_rules, selectors
+from tournaments import selectors
+from tournaments.arena import rules as arena_rules
+from tournaments.arena import services as arena
 from tournaments.errors import TournamentError
 from tournaments.models import ArenaResult, Entry, EntryState, State, Tournament
 
@@ -460,17 +462,17 @@ def test_a_lost_timer_never_stalls_the_arena_the_sweeper_moves_it(six: list[Any]
     arena.join(six[1], t.pk)
     present(t, six[0], six[1])
     Tournament.objects.filter(pk=t.pk).update(starts_at=timezone.now() - timedelta(seconds=10))
-    arena.sweep_due()  # the start timer was lost
+    arena.sweep_arenas()  # the start timer was lost
     t.refresh_from_db()
     assert t.state == State.RUNNING
     (table_id,) = seated_tables(t)
     round_ = play_round(table_id)
     assert round_ is not None
     Round.objects.filter(pk=round_.pk).update(settled_at=timezone.now() - timedelta(minutes=1))
-    arena.sweep_due()  # the board's finish timer was lost: back in the queue, paired again
+    arena.sweep_arenas()  # the board's finish timer was lost: back in the queue, paired again
     assert table_id not in seated_tables(t) and len(seated_tables(t)) == 1
     Tournament.objects.filter(pk=t.pk).update(ends_at=timezone.now() - timedelta(seconds=10))
-    arena.sweep_due()  # the end timer was lost too
+    arena.sweep_arenas()  # the end timer was lost too
     t.refresh_from_db()
     assert t.state == State.FINISHED
     assert ledger_selectors.pool_balance(t.pk) == 0

@@ -13,8 +13,8 @@ from django.urls import reverse
 
 from games.models import Seat
 from ledger import selectors as ledger_selectors
-from tournaments import arena
-from tournaments.arena_consumers import ArenaConsumer
+from tournaments.arena import services as arena
+from tournaments.arena.consumers import ArenaConsumer
 from tournaments.models import ArenaSocket, Entry, Kind, State, Tournament
 
 pytestmark = pytest.mark.django_db(transaction=True)

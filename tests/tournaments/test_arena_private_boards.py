@@ -23,7 +23,7 @@ from moderation.models import ActionKind, StaffAction
 from tests.games.conftest import fixed_boards  # noqa: F401
 from tests.games.duplicates import play
 from tests.moderation.conftest import _staff
-from tournaments import arena
+from tournaments.arena import services as arena
 from tournaments.models import ArenaResult, Entry, Tournament
 
 from .conftest import play_round

@@ -7,7 +7,8 @@ from datetime import UTC, datetime, timedelta
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tournaments import arena_rules, structure
+from tournaments import rules
+from tournaments.arena import rules as arena_rules
 
 NOW = datetime(2026, 12, 1, 12, tzinfo=UTC)
 
@@ -53,6 +54,6 @@ def test_pairing_seats_two_to_four_a_table_on_a_board_none_of_them_had(waiting, 
 
 @given(st.integers(min_value=2, max_value=16), st.integers(min_value=0, max_value=10**7))
 def test_the_prizes_of_an_arena_add_up_to_its_pool(entrants, pool):  # type: ignore[no-untyped-def]
-    prizes = structure.prizes(entrants, pool)
+    prizes = rules.prizes(entrants, pool)
     assert sum(prizes) == pool and all(p >= 0 for p in prizes)
     assert len(prizes) <= entrants

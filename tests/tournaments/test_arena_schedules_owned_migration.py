@@ -11,7 +11,7 @@ from django.apps import apps
 
 from games.models import DuplicateSchedule
 from games.services import duplicate
-from tournaments import arena
+from tournaments.arena import services as arena
 
 pytestmark = pytest.mark.django_db
 

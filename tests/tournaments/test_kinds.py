@@ -17,10 +17,11 @@ from games.duplicate import open_schedules
 from games.models import StakesIn, Table
 from ledger import selectors as ledger_selectors
 from ledger.audit import run_checks
-from tournaments import arena, services
-from tournaments.arena_consumers import ArenaConsumer
+from tournaments.arena import services as arena
+from tournaments.arena.consumers import ArenaConsumer
 from tournaments.errors import TournamentError
 from tournaments.models import ArenaSocket, Entry, EntryState, Kind, State, Tournament
+from tournaments.sitandgo import services
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
 

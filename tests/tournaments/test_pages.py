@@ -9,9 +9,9 @@ from channels.testing import WebsocketCommunicator
 from django.urls import reverse
 
 from ledger import selectors as ledger_selectors
-from tournaments import services
 from tournaments.consumers import TournamentConsumer
 from tournaments.models import State, Tournament
+from tournaments.sitandgo import services
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -10,8 +10,10 @@ from games.models import Round, RoundPlayer, Seat
 from ledger import selectors as ledger_selectors
 from ledger.audit import run_checks
 from ledger.models import Account
-from tournaments import services, structure
 from tournaments.models import Entry, EntryState, State, Tournament
+from tournaments.sitandgo import rules as structure
+from tournaments.sitandgo import services
+from tournaments.sweeper import sweep_tournaments
 
 from .conftest import open_tables, play_round
 
@@ -136,6 +138,6 @@ def test_table_steps_and_sweeps_that_find_nothing_to_do_change_nothing(players, 
     t.refresh_from_db()
     version = t.version
     assert services.table_step(t.pk) is False
-    assert services.sweep_due() == 0
+    assert sweep_tournaments() == 0
     t.refresh_from_db()
     assert t.version == version

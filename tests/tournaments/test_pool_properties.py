@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from ledger import selectors as ledger_selectors
 from ledger import services as ledger
 from ledger.audit import run_checks
-from tournaments import structure
+from tournaments import rules
 
 pytestmark = pytest.mark.django_db
 
@@ -21,7 +21,7 @@ TOURNAMENT_IDS = itertools.count(10_000)
 
 @st.composite
 def finished_tournaments(draw):  # type: ignore[no-untyped-def]
-    entrants = draw(st.integers(structure.MIN_PLAYERS, structure.MAX_PLAYERS))
+    entrants = draw(st.integers(rules.MIN_PLAYERS, rules.MAX_PLAYERS))
     buy_in = draw(st.integers(1, 600))
     withdrawn = draw(st.integers(0, 3))  # registered, withdrew (refunded) before the start
     bust_order = draw(st.permutations(list(range(entrants))))
@@ -29,7 +29,7 @@ def finished_tournaments(draw):  # type: ignore[no-untyped-def]
 
 
 def test_the_pool_nets_to_zero_for_any_bust_order_and_prize_table(make_user):
-    people = [make_user(f"p{i}") for i in range(structure.MAX_PLAYERS + 3)]
+    people = [make_user(f"p{i}") for i in range(rules.MAX_PLAYERS + 3)]
     total = sum(ledger_selectors.balances([p.pk for p in people]).values())
 
     @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -46,7 +46,7 @@ def test_the_pool_nets_to_zero_for_any_bust_order_and_prize_table(make_user):
         assert pool == entrants * buy_in
         # The last one out is 1st; places from the bust order, prizes from the table.
         by_place = [people[i] for i in reversed(bust_order)]
-        amounts = structure.prizes(entrants, pool)
+        amounts = rules.prizes(entrants, pool)
         ledger.pay_prizes(tid, {by_place[k].pk: a for k, a in enumerate(amounts)})
         assert ledger_selectors.pool_balance(tid) == 0
         assert sum(ledger_selectors.balances([p.pk for p in people]).values()) == total

@@ -23,8 +23,9 @@ from moderation.models import ActionKind, Notification, NotificationKind, StaffA
 from tests.games.arranging import naive_arrangement
 from tests.games.played import run_timers
 from tests.moderation.conftest import _staff
-from tournaments import arena, services
+from tournaments.arena import services as arena
 from tournaments.models import EntryState, State, Tournament
+from tournaments.sitandgo import services
 
 from .conftest import open_tables
 

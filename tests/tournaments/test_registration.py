@@ -10,9 +10,10 @@ from games.models import Seat
 from ledger import selectors as ledger_selectors
 from ledger import services as ledger_services
 from ledger.audit import run_checks
-from tournaments import services
 from tournaments.errors import TournamentError
 from tournaments.models import EntryState, State
+from tournaments.services import unregister
+from tournaments.sitandgo import services
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -45,7 +46,7 @@ def test_the_last_place_taken_starts_the_tournament_at_one_table(players):
 def test_withdrawing_before_the_start_refunds_the_buy_in(players):
     t = services.create_sit_and_go(players[0], name="Rút lui", players=5, buy_in=300)
     services.register(players[1], t.pk)
-    services.unregister(players[1], t.pk)
+    unregister(players[1], t.pk)
     assert ledger_selectors.balance(players[1]) == 10_000
     services.register(players[1], t.pk)  # and may come back, paying again
     assert ledger_selectors.balance(players[1]) == 9_700
@@ -83,7 +84,7 @@ def test_a_started_tournament_refunds_nobody_and_says_it_has_started(players):
     for p in players[1:]:
         services.register(p, t.pk)
     with pytest.raises(TournamentError) as refused:
-        services.unregister(players[1], t.pk)
+        unregister(players[1], t.pk)
     assert refused.value.code == "started"
     assert refused.value.message == (
         "Giải đã bắt đầu: phí tham gia chỉ được hoàn trước khi bắt đầu."
@@ -95,11 +96,11 @@ def test_withdrawing_says_what_became_of_the_tournament(players, make_user):
     outsider = make_user("khach")
     t = services.create_sit_and_go(players[0], name="Hủy", players=4, buy_in=100)
     with pytest.raises(TournamentError) as never:
-        services.unregister(outsider, t.pk)
+        unregister(outsider, t.pk)
     assert never.value.code == "not_registered"
     services.cancel(players[0], t.pk)
     with pytest.raises(TournamentError) as called_off:
-        services.unregister(players[0], t.pk)
+        unregister(players[0], t.pk)
     assert called_off.value.code == "called_off"
 
 

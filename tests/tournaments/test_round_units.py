@@ -24,8 +24,8 @@ from profiles.models import RoundStat
 from tests.games.conftest import own_socket_threads  # noqa: F401
 from tests.games.played import play_to_the_end as play_xu_round
 from tests.wsclient import run_async
-from tournaments import services
 from tournaments.models import Entry
+from tournaments.sitandgo import services
 
 from .conftest import open_tables, play_round
 

@@ -8,24 +8,25 @@ import random
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tournaments import structure
+from tournaments import rules
+from tournaments.sitandgo import rules as structure
 
-ENTRANTS = st.integers(min_value=structure.MIN_PLAYERS, max_value=structure.MAX_PLAYERS)
+ENTRANTS = st.integers(min_value=rules.MIN_PLAYERS, max_value=rules.MAX_PLAYERS)
 
 
 def test_the_prize_table_by_entrants():
-    assert structure.prize_percents(4) == (100,)
-    assert structure.prize_percents(6) == (65, 35)
-    assert structure.prize_percents(16) == (50, 30, 20)
+    assert rules.prize_percents(4) == (100,)
+    assert rules.prize_percents(6) == (65, 35)
+    assert rules.prize_percents(16) == (50, 30, 20)
 
 
 def test_the_rounding_remainder_goes_to_the_winner():
-    assert structure.prizes(9, 1_001) == [501, 300, 200]
+    assert rules.prizes(9, 1_001) == [501, 300, 200]
 
 
 @given(ENTRANTS, st.integers(min_value=0, max_value=10**9))
 def test_prizes_always_add_up_to_the_pool_and_never_rise_with_the_place(entrants, pool):
-    paid = structure.prizes(entrants, pool)
+    paid = rules.prizes(entrants, pool)
     assert sum(paid) == pool
     assert paid == sorted(paid, reverse=True)
     assert all(p >= 0 for p in paid)

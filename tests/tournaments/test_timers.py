@@ -8,8 +8,9 @@ import pytest
 from django.utils import timezone
 
 from games.models import Seat
-from tournaments import services, tasks
 from tournaments.models import Entry, EntryState, State, Tournament
+from tournaments.sitandgo import services, tasks
+from tournaments.sweeper import sweep_tournaments
 
 from .conftest import open_tables, play_round
 
@@ -20,7 +21,7 @@ def test_the_sweeper_fills_with_bots_a_tournament_whose_timer_was_lost(players):
     t = services.create_sit_and_go(players[0], name="Mất hẹn", players=4, buy_in=0, allow_bots=True)
     assert services.fill_with_bots(t.pk, t.bots_at.isoformat()) is None  # early: not yet
     Tournament.objects.filter(pk=t.pk).update(bots_at=timezone.now() - timedelta(seconds=10))
-    assert services.sweep_due() == 1
+    assert sweep_tournaments() == 1
     t.refresh_from_db()
     assert t.state == State.RUNNING and t.entries.count() == 4
 
@@ -49,9 +50,9 @@ def test_the_sweeper_runs_a_table_step_whose_timer_was_lost(players, small_stack
         )
     )
     assert busted and Seat.objects.filter(user_id__in=busted).exists()
-    assert services.sweep_due() >= 1
+    assert sweep_tournaments() >= 1
     assert not Seat.objects.filter(user_id__in=busted).exists()
-    assert services.sweep_due() == 0  # nothing left to do: the step is idempotent
+    assert sweep_tournaments() == 0  # nothing left to do: the step is idempotent
 
 
 def test_the_timer_tasks_retry_transient_database_faults():
@@ -61,3 +62,24 @@ def test_the_timer_tasks_retry_transient_database_faults():
 
     for task in (tasks.fill_with_bots, tasks.table_step):
         assert OperationalError in task.autoretry_for and TableBusy in task.autoretry_for
+
+
+def test_every_timer_keeps_the_name_a_message_queued_before_a_deploy_carries():
+    from django.conf import settings
+
+    from maubinh_site.celery import app
+
+    app.loader.import_default_modules()  # what a worker imports at its start
+    queued_by_name = {
+        "tournaments.fill_with_bots",
+        "tournaments.table_step",
+        "tournaments.arena_start",
+        "tournaments.arena_pair",
+        "tournaments.arena_finish_table",
+        "tournaments.arena_end",
+        "tournaments.sweep",
+    }
+    assert queued_by_name <= set(app.tasks)
+    assert "tournaments.sweep" in {
+        entry["task"] for entry in settings.CELERY_BEAT_SCHEDULE.values()
+    }

@@ -20,8 +20,11 @@ from ledger import selectors as ledger_selectors
 from ledger import services as ledger
 from ledger.audit import run_checks
 from ledger.models import PoolClosure, PoolOutcome
-from tournaments import arena, services, watchdog
+from tournaments import watchdog
+from tournaments.arena import services as arena
 from tournaments.models import Entry, EntryState, State, Tournament
+from tournaments.sitandgo import services
+from tournaments.sweeper import sweep_tournaments
 
 from .conftest import open_tables
 
@@ -53,9 +56,9 @@ def test_a_registering_sit_and_go_nobody_joined_for_the_bound_is_cancelled_and_r
 ):
     t = services.create_sit_and_go(players[0], name="Vắng", players=8, buy_in=500)
     services.register(players[1], t.pk)
-    assert services.sweep_due() == 0  # it moved on a moment ago
+    assert sweep_tournaments() == 0  # it moved on a moment ago
     _stall(t)
-    assert services.sweep_due() >= 1
+    assert sweep_tournaments() >= 1
     t.refresh_from_db()
     assert (t.state, t.end_reason) == (State.CANCELLED, "stalled")
     assert [ledger_selectors.balance(p) for p in players[:2]] == [10_000, 10_000]
@@ -69,7 +72,7 @@ def test_a_tournament_waiting_for_its_own_clock_is_not_stalled(players):
         t = arena.create_arena(players[0], name="Tối", minutes=5, buy_in=100)
     _stall(t)
     assert watchdog.stalled_tournaments() == []
-    services.sweep_due()
+    sweep_tournaments()
     t.refresh_from_db()
     assert t.state == State.REGISTERING
 
@@ -113,7 +116,7 @@ def test_a_sit_and_go_whose_entrants_were_stood_up_ends_voided_not_stuck(players
         for victim in players[2:]:
             games.unassign_seat(table, victim, reason="removed")
     _stall(t)
-    assert services.sweep_due() >= 1
+    assert sweep_tournaments() >= 1
     t.refresh_from_db()
     assert t.state == State.VOIDED
     assert ledger_selectors.pool_balance(t.pk) == 0
@@ -136,7 +139,7 @@ def test_a_running_arena_with_no_end_time_is_voided_and_refunded(players):
     assert (t.state, t.ends_at) == (State.RUNNING, None)
     assert ledger_selectors.pool_balance(t.pk) == 2_000
     _stall(t)
-    assert services.sweep_due() >= 1
+    assert sweep_tournaments() >= 1
     t.refresh_from_db()
     assert (t.state, t.end_reason) == (State.VOIDED, "no_end")
     assert ledger_selectors.pool_balance(t.pk) == 0

@@ -1,6 +1,6 @@
 """Every arena's schedule belongs to its arena (``DuplicateSchedule.owner``): from now on
 only the arena's own tables deal it (docs/duplicate.md). The key is
-``tournaments.arena.schedule_owner``'s, written out: a migration keeps what it did."""
+``tournaments.arena.services.schedule_owner``'s, written out: a migration keeps what it did."""
 
 from typing import Any
 

@@ -2,7 +2,9 @@
 
 Retried on transient database faults like every timer (``games.tasks.RETRY``); every step
 is idempotent, so a retry, a duplicate or a late delivery never acts twice, and the
-sweeper (``tournaments.sweep`` -> ``arena.sweep_due``) runs what a lost timer left due.
+sweeper (``tournaments.sweep`` -> ``services.sweep_arenas``) runs what a lost timer left
+due. Each keeps the name it was registered under (``name=``), so a timer queued before a
+deploy still runs after it.
 """
 
 from __future__ import annotations
@@ -10,28 +12,28 @@ from __future__ import annotations
 from celery import shared_task
 
 from games.tasks import RETRY
-from tournaments import arena
+from tournaments.arena import services
 
 
 @shared_task(name="tournaments.arena_start", ignore_result=True, **RETRY)
 def arena_start(tournament_id: int, expected_starts_at: str) -> None:
     """The set time: the arena starts (or, with fewer than two players, is cancelled)."""
-    arena.start_when_due(tournament_id, expected_starts_at)
+    services.start_when_due(tournament_id, expected_starts_at)
 
 
 @shared_task(name="tournaments.arena_pair", ignore_result=True, **RETRY)
 def arena_pair(tournament_id: int) -> None:
     """Seat the queue as it stands (a join, a return, a board over, the short wait)."""
-    arena.pair(tournament_id)
+    services.pair(tournament_id)
 
 
 @shared_task(name="tournaments.arena_finish_table", ignore_result=True, **RETRY)
 def finish_table(tournament_id: int, table_id: int) -> None:
     """A board's summary has shown: its players go back to the queue."""
-    arena.finish_table(tournament_id, table_id)
+    services.finish_table(tournament_id, table_id)
 
 
 @shared_task(name="tournaments.arena_end", ignore_result=True, **RETRY)
 def arena_end(tournament_id: int) -> None:
     """The time is up: no more boards; the ranking once the boards in play finish."""
-    arena.end(tournament_id)
+    services.end(tournament_id)

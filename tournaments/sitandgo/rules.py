@@ -1,7 +1,8 @@
-"""The published structure of a tournament: levels, prizes, seating and balancing.
+"""A sit-and-go's published structure: levels, seating and balancing, a round's chips.
 
 Pure functions of their arguments (no database, no clock), so the pages that publish the
-structure, the services that apply it and the property tests all read the same rules.
+structure, the services that apply it and the property tests all read the same rules. How
+many may enter and the prize table are both kinds' (``tournaments.rules``).
 """
 
 from __future__ import annotations
@@ -10,9 +11,8 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-MIN_PLAYERS = 4
-MAX_PLAYERS = 16
 TABLE_SEATS = 4
+"""Four at a sit-and-go table (the game's table): seats are drawn and balanced to it."""
 
 LEVEL_MULTIPLIERS = (1, 1.5, 2, 3, 4, 6, 8, 10, 15, 20, 30, 40, 60, 80, 100)
 """Each level's stake per chi as a multiple of the first level's; the last level stays."""
@@ -27,30 +27,6 @@ def level_for(rounds_played: int, rounds_per_level: int, levels: int) -> int:
     """The level (1-based) after ``rounds_played`` rounds at the tournament's tables:
     it rises every ``rounds_per_level`` rounds, and the last level stays."""
     return min(levels, 1 + rounds_played // max(1, rounds_per_level))
-
-
-PRIZE_PERCENTS: tuple[tuple[int, tuple[int, ...]], ...] = (
-    (4, (100,)),
-    (7, (65, 35)),
-    (MAX_PLAYERS, (50, 30, 20)),
-)
-"""(up to this many entrants, the percentage of the pool paid to each place from 1st)."""
-
-
-def prize_percents(entrants: int) -> tuple[int, ...]:
-    """The prize table for ``entrants``: 4, winner takes all; 5–7, top 2; 8–16, top 3."""
-    for most, percents in PRIZE_PERCENTS:
-        if entrants <= most:
-            return percents
-    return PRIZE_PERCENTS[-1][1]
-
-
-def prizes(entrants: int, pool: int) -> list[int]:
-    """Each paid place's prize in xu, 1st first: its percentage of the pool rounded down;
-    the xu the rounding leaves go to 1st. They add up to the pool exactly."""
-    paid = [pool * percent // 100 for percent in prize_percents(entrants)]
-    paid[0] += pool - sum(paid)
-    return paid
 
 
 # --- Seating -------------------------------------------------------------------------

@@ -14,8 +14,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts.models import User
-from tournaments import arena, arena_rules, selectors, structure
-from tournaments.arena_forms import ArenaForm
+from tournaments import rules, selectors
+from tournaments.arena import rules as arena_rules
+from tournaments.arena import services as arena
+from tournaments.arena.forms import ArenaForm
 from tournaments.errors import TournamentError
 from tournaments.models import Tournament
 
@@ -38,7 +40,7 @@ def arena_new(request: HttpRequest) -> HttpResponse:
 
 
 def arena_detail(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    """The arena's page (``views.tournament_detail`` hands an arena here)."""
+    """The arena's page (``tournaments.views.tournament_detail`` hands an arena here)."""
     state = selectors.tournament_state(tournament.pk)
     entry = selectors.entry_of(tournament, request.user)
     me = next((r for r in state["standings"] if r["user"] == request.user.pk), None)
@@ -52,7 +54,7 @@ def arena_detail(request: HttpRequest, tournament: Tournament) -> HttpResponse:
             "me": me,
             "is_creator": tournament.created_by_id == request.user.pk,
             "fire_after": arena_rules.FIRE_AFTER,
-            "prize_percents": structure.PRIZE_PERCENTS,
+            "prize_percents": rules.PRIZE_PERCENTS,
             "notes": selectors.outcome_notes(state),
         },
     )

@@ -6,15 +6,16 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from games.models import Preset
-from tournaments import arena, structure
+from tournaments import rules
+from tournaments.arena import services
 
 
 class ArenaForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=60)
     minutes = forms.IntegerField(
         label=_("Duration (minutes)"),
-        min_value=arena.MIN_MINUTES,
-        max_value=arena.MAX_MINUTES,
+        min_value=services.MIN_MINUTES,
+        max_value=services.MAX_MINUTES,
         initial=10,
         help_text=_("3 to 60; boards in play when the time is up are finished."),
     )
@@ -23,8 +24,8 @@ class ArenaForm(forms.Form):
     )
     players = forms.IntegerField(
         label=_("Most players"),
-        min_value=structure.MIN_PLAYERS,
-        max_value=structure.MAX_PLAYERS,
-        initial=structure.MAX_PLAYERS,
+        min_value=rules.MIN_PLAYERS,
+        max_value=rules.MAX_PLAYERS,
+        initial=rules.MAX_PLAYERS,
     )
     preset = forms.ChoiceField(label=_("Rules"), choices=Preset.choices, initial=Preset.PORTAL)

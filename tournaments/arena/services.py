@@ -3,18 +3,19 @@
 An arena runs for a fixed time. Its entrants wait in a queue; those present (connected)
 and not paused are seated two to four at a new table of the tournament (``points``
 stakes: nothing is held or paid) bound to the arena's own duplicate schedule, on the
-lowest board none of them has been dealt (``arena_rules.pair``). The table plays that one
+lowest board none of them has been dealt (``rules.pair``). The table plays that one
 board; its settlement fixes each player's points from the board's duplicate comparison as
 it stands then (``record_points``), closes the table, and a moment later (the summary)
 its players go back to the queue (``finish_table``). When the time is up nobody is seated
 again; the boards in play finish, then the ranking is final, the pool pays the prize table
 and the schedule closes (every board's seed revealed).
 
-Lock order, as everywhere in the tournaments (``tournaments.services``): the tournament's
-tables (ids ascending, ``games.services.lock_table``), then the tournament row, then its
-entries, then the ledger's accounts. Timers carry what they expect and do nothing when the
-arena moved on; the sweeper (``sweep_due``, from ``tournaments.sweep``) runs what a lost
-timer left due.
+What both kinds share (the lock, the version, the timers, the entry checks, withdrawing,
+the one cancel path, the prizes) is ``tournaments.services``, in the lock order it states:
+the tournament's tables (ids ascending, ``games.services.lock_table``), then the tournament
+row, then its entries, then the ledger's accounts. Timers carry what they expect and do
+nothing when the arena moved on; ``sweep_arenas`` (from the sweeper,
+``tournaments.sweeper``) runs what a lost timer left due.
 """
 
 from __future__ import annotations
@@ -43,7 +44,8 @@ from ledger import selectors as ledger_selectors
 from ledger import services as ledger
 from ledger.errors import InsufficientFunds
 from ledger.formats import Xu
-from tournaments import arena_rules, arena_selectors, events, structure
+from tournaments import events
+from tournaments.arena import rules, selectors
 from tournaments.errors import TournamentError
 from tournaments.models import (
     ArenaResult,
@@ -56,14 +58,15 @@ from tournaments.models import (
     Tournament,
     TournamentTable,
 )
+from tournaments.rules import MAX_PLAYERS, prizes
 from tournaments.services import (
-    _bump,
-    _lock,
-    _schedule,
+    bump,
     cancel_locked,
     checked_terms,
     ensure_free_to_enter,
+    lock,
     pay_or_hold,
+    schedule,
 )
 
 logger = logging.getLogger(__name__)
@@ -84,8 +87,8 @@ def schedule_owner(tournament_id: int) -> str:
 
 
 def _lock_arena(tournament_id: Any) -> Tournament:
-    """The tournament, locked, if it is an arena (``services._lock``: else ``wrong_kind``)."""
-    return _lock(tournament_id, Kind.ARENA)
+    """The tournament, locked, if it is an arena (``services.lock``: else ``wrong_kind``)."""
+    return lock(tournament_id, Kind.ARENA)
 
 
 def _entry(tournament: Tournament, user: User) -> Entry:
@@ -113,7 +116,7 @@ def create_arena(
     name: str,
     minutes: int,
     buy_in: int,
-    players: int = structure.MAX_PLAYERS,
+    players: int = MAX_PLAYERS,
     preset: str = Preset.PORTAL,
 ) -> Tournament:
     """Open an arena that starts by itself ARENA_START_SECONDS from now; its creator
@@ -160,10 +163,7 @@ def create_arena(
         owner=schedule_owner(tournament.pk),
     )
     tournament.save(update_fields=["schedule"])
-    assert tournament.starts_at is not None
-    _schedule(
-        "arena_start", (tournament.pk, tournament.starts_at.isoformat()), tournament.starts_at
-    )
+    _enqueue_start(tournament)
     join(user, tournament.pk)
     tournament.refresh_from_db()
     return tournament
@@ -207,8 +207,8 @@ def join(user: User, tournament_id: Any) -> Entry:
                 balance=Xu(ledger_selectors.balance(user)),
             ) from None
     if tournament.state == State.RUNNING:
-        _schedule("arena_pair", (tournament.pk,))
-    _bump(tournament, progress=True)
+        _enqueue_pair(tournament.pk)
+    bump(tournament, progress=True)
     return entry
 
 
@@ -228,8 +228,8 @@ def set_paused(user: User, tournament_id: Any, paused: bool) -> Entry:
         entry.waiting_since = None if paused else timezone.now()
     entry.save(update_fields=["paused", "waiting_since"])
     if not paused:
-        _schedule("arena_pair", (tournament.pk,))
-    _bump(tournament)
+        _enqueue_pair(tournament.pk)
+    bump(tournament)
     return entry
 
 
@@ -273,9 +273,7 @@ def start_when_due(tournament_id: int, expected_starts_at: str | None = None) ->
     if expected_starts_at is not None and tournament.starts_at.isoformat() != expected_starts_at:
         return None
     if timezone.now() < tournament.starts_at:
-        _schedule(
-            "arena_start", (tournament.pk, tournament.starts_at.isoformat()), tournament.starts_at
-        )
+        _enqueue_start(tournament)
         return None
     if tournament.entries.filter(state=EntryState.REGISTERED).count() < 2:
         logger.info("arena %s cancelled: fewer than two players at the start", tournament.pk)
@@ -293,8 +291,8 @@ def _start(tournament: Tournament) -> None:
     tournament.state = State.RUNNING
     tournament.started_at = now
     tournament.ends_at = now + timedelta(minutes=tournament.minutes)
-    _bump(tournament, "state", "started_at", "ends_at", progress=True)
-    _schedule("arena_end", (tournament.pk,), tournament.ends_at)
+    bump(tournament, "state", "started_at", "ends_at", progress=True)
+    _enqueue_end(tournament)
     _pair(tournament, now)
     logger.info("arena %s started", tournament.pk)
 
@@ -318,7 +316,7 @@ def socket_opened(user: User, tournament_id: int, socket_id: uuid.UUID) -> bool:
         id=socket_id, defaults={"entry": entry, "seen_at": timezone.now()}
     )
     if entry.state == EntryState.PLAYING and entry.table_id is None and not entry.paused:
-        _schedule("arena_pair", (tournament_id,))
+        _enqueue_pair(tournament_id)
         # Their status (away -> waiting) shows on the standings; not a change of the
         # tournament's rows, so the state goes out again at its version.
         events.changed(tournament_id)
@@ -350,7 +348,7 @@ def pair(tournament_id: int) -> int:
 
 
 def _pair(tournament: Tournament, now: datetime) -> int:
-    """Seat the queue as ``arena_rules.pair`` says, each group at a new table on its board.
+    """Seat the queue as ``rules.pair`` says, each group at a new table on its board.
 
     The caller holds the tournament's lock. The new tables are nobody else's yet, so taking
     them after the tournament keeps the lock order. Waiting players who are not connected
@@ -369,16 +367,16 @@ def _pair(tournament: Tournament, now: datetime) -> int:
     )
     if len(queue) < 2:
         return 0
-    present = arena_selectors.present_users(tournament, [e.user_id for e in queue], now)
+    present = selectors.present_users(tournament, [e.user_id for e in queue], now)
     queue = [e for e in queue if e.user_id in present]
-    played = arena_selectors.played_boards(tournament, [e.user_id for e in queue])
-    waiting = [arena_rules.Waiting(e.user_id, e.waiting_since, played[e.user_id]) for e in queue]  # type: ignore[arg-type]
+    played = selectors.played_boards(tournament, [e.user_id for e in queue])
+    waiting = [rules.Waiting(e.user_id, e.waiting_since, played[e.user_id]) for e in queue]  # type: ignore[arg-type]
     wait = timedelta(seconds=settings.ARENA_PAIR_WAIT_SECONDS)
-    pairings = arena_rules.pair(waiting, now, wait)
+    pairings = rules.pair(waiting, now, wait)
     if not pairings:
-        later = arena_rules.next_pairing_at(waiting, wait)
+        later = rules.next_pairing_at(waiting, wait)
         if later is not None:
-            _schedule("arena_pair", (tournament.pk,), later)
+            _enqueue_pair(tournament.pk, later)
         return 0
     by_user = {e.user_id: e for e in queue}
     assert tournament.schedule_id is not None
@@ -400,7 +398,7 @@ def _pair(tournament: Tournament, now: datetime) -> int:
                 % {"name": tournament.name[:40], "board": pairing.board}
             ),
             stake=ARENA_STAKE,
-            seats=structure.TABLE_SEATS,
+            seats=rules.TABLE_MOST,
             min_balance=1,
             duplicate_schedule=tournament.schedule,
             schedule_owner=schedule_owner(tournament.pk),
@@ -418,7 +416,7 @@ def _pair(tournament: Tournament, now: datetime) -> int:
             entry.waiting_since = None
             entry.save(update_fields=["table", "waiting_since"])
             games.assign_seat(table, entry.user)
-    _bump(tournament, progress=True)
+    bump(tournament, progress=True)
     logger.info("arena %s seated %d tables", tournament.pk, len(pairings))
     return len(pairings)
 
@@ -451,7 +449,7 @@ def record_points(table: Table, round_: Round, players: Sequence[RoundPlayer]) -
     link = TournamentTable.objects.filter(table=table).select_related("tournament").first()
     if link is None or link.tournament.kind != Kind.ARENA or round_.board is None:
         return
-    tournament = _lock(link.tournament_id, Kind.ARENA)
+    tournament = lock(link.tournament_id, Kind.ARENA)
     entries = {
         e.user_id: e
         for e in Entry.objects.select_for_update().filter(
@@ -481,7 +479,7 @@ def record_points(table: Table, round_: Round, players: Sequence[RoundPlayer]) -
         holders = [r.units for r in others if r.group == key]
         units = p.units or 0
         _score, matchpoints = games_duplicate.compare(units, holders)
-        scored = arena_rules.score_board(entry.streak, arena_rules.base_points(units, matchpoints))
+        scored = rules.score_board(entry.streak, rules.base_points(units, matchpoints))
         ArenaResult.objects.create(
             tournament=tournament,
             entry=entry,
@@ -506,23 +504,7 @@ def record_points(table: Table, round_: Round, players: Sequence[RoundPlayer]) -
     # event follows, and the players leave at the summary's end (finish_table).
     table.is_open = False
     Table.objects.filter(pk=table.pk).update(is_open=False)
-    _bump(tournament, progress=True)
-
-
-def on_round_over(sender: Any, table_id: int, round_id: int, **kwargs: Any) -> None:
-    """``games.signals.round_settled`` (settled or voided, after the commit): an arena
-    table's players go back to the queue once the summary has shown."""
-    link = (
-        TournamentTable.objects.filter(table_id=table_id, tournament__kind=Kind.ARENA)
-        .values_list("tournament_id", flat=True)
-        .first()
-    )
-    if link is None:
-        return
-    from tournaments import arena_tasks
-
-    when = timezone.now() + timedelta(seconds=settings.ARENA_SUMMARY_SECONDS)
-    arena_tasks.finish_table.apply_async((link, table_id), eta=when)
+    bump(tournament, progress=True)
 
 
 # --- A table's end, the arena's end -----------------------------------------------------------
@@ -550,16 +532,21 @@ def finish_table(tournament_id: int, table_id: int, *, skip_locked: bool = False
     now = timezone.now()
     if latest_round(table) is None and _open_for_pairing(tournament, now) and table.is_open:
         return False  # seated and counting down to its deal
-    _release(tournament, table, link, now)
+    release_table(tournament, table, link, now)
     if _open_for_pairing(tournament, now):
         _pair(tournament, now)
     elif tournament.state == State.RUNNING:
-        _finish_if_over(tournament, now)
-    _bump(tournament, progress=True)
+        finish_if_over(tournament, now)
+    bump(tournament, progress=True)
     return True
 
 
-def _release(tournament: Tournament, table: Table, link: TournamentTable, now: datetime) -> None:
+def release_table(
+    tournament: Tournament, table: Table, link: TournamentTable, now: datetime
+) -> None:
+    """A board over (or the time up): its players stand up and wait again (unless paused),
+    and the table closes. The caller holds the table, then the tournament (the watchdog's
+    stuck arena too)."""
     for entry in tournament.entries.select_for_update().filter(table=table).select_related("user"):
         games.unassign_seat(table, entry.user, reason="board_over")
         entry.table = None
@@ -592,20 +579,20 @@ def end(tournament_id: int, *, skip_locked: bool = False) -> bool:
     if tournament.state != State.RUNNING or tournament.ends_at is None:
         return False
     if now < tournament.ends_at:
-        _schedule("arena_end", (tournament.pk,), tournament.ends_at)
+        _enqueue_end(tournament)
         return False
     released = 0
     for table in tables:
         if active_round(table) is None:
             link = TournamentTable.objects.get(table=table)
-            _release(tournament, table, link, now)
+            release_table(tournament, table, link, now)
             released += 1
-    finished = _finish_if_over(tournament, now)
-    _bump(tournament, progress=bool(released) or finished)
+    finished = finish_if_over(tournament, now)
+    bump(tournament, progress=bool(released) or finished)
     return finished
 
 
-def _finish_if_over(tournament: Tournament, now: datetime) -> bool:
+def finish_if_over(tournament: Tournament, now: datetime) -> bool:
     """No table of the arena is playing: rank everyone, pay the prize table, close the
     schedule (every board revealed, so every deal can be verified)."""
     if TournamentTable.objects.filter(tournament=tournament, broken_at__isnull=True).exists():
@@ -613,12 +600,10 @@ def _finish_if_over(tournament: Tournament, now: datetime) -> bool:
     entries = list(
         tournament.entries.select_for_update().filter(state=EntryState.PLAYING).order_by("pk")
     )
-    ranked = arena_rules.rank(
-        arena_rules.Standing(e.pk, e.points, e.boards, e.points_at) for e in entries
-    )
+    ranked = rules.rank(rules.Standing(e.pk, e.points, e.boards, e.points_at) for e in entries)
     by_id = {e.pk: e for e in entries}
     pool = ledger_selectors.pool_balance(tournament.pk)
-    amounts = structure.prizes(len(entries), pool) if entries else []
+    amounts = prizes(len(entries), pool) if entries else []
     paid: dict[int, int] = {}
     for place, standing in enumerate(ranked, start=1):
         entry = by_id[standing.entry]
@@ -643,12 +628,13 @@ def _finish_if_over(tournament: Tournament, now: datetime) -> bool:
 # --- The sweeper ---------------------------------------------------------------------------
 
 
-def sweep_due(grace: timedelta = timedelta(seconds=2)) -> int:
-    """What lost timers left due, each step in its own transaction, tables locked elsewhere
-    skipped (tried again at the next sweep): arenas to start, to end, tables whose board is
-    over, queues to pair; and arena sockets whose process died."""
+def sweep_arenas(grace: timedelta = timedelta(seconds=2)) -> int:
+    """The arena's part of the sweeper (``tournaments.sweeper``): what lost timers left due,
+    each step in its own transaction, tables locked elsewhere skipped (tried again at the
+    next sweep): arenas to start, to end, tables whose board is over, queues to pair; and
+    arena sockets whose process died."""
     now = timezone.now()
-    due = arena_selectors.arenas_due(now - grace)
+    due = selectors.arenas_due(now - grace)
     moved = 0
     for tournament_id in due["start"]:
         moved += _guarded(
@@ -657,14 +643,14 @@ def sweep_due(grace: timedelta = timedelta(seconds=2)) -> int:
     for tournament_id in due["end"]:
         moved += _guarded(lambda t=tournament_id: end(t, skip_locked=True), "end", tournament_id)
     for tournament_id in due["running"]:
-        for table_id in _tables_over(tournament_id, now - grace):
+        for table_id in selectors.tables_over(tournament_id, now - grace):
             moved += _guarded(
                 lambda t=tournament_id, x=table_id: finish_table(t, x, skip_locked=True),
                 "finish a table of",
                 tournament_id,
             )
         moved += _guarded(lambda t=tournament_id: pair(t) > 0, "pair", tournament_id)
-    ArenaSocket.objects.filter(seen_at__lt=now - 2 * arena_selectors.away_after()).delete()
+    ArenaSocket.objects.filter(seen_at__lt=now - 2 * selectors.away_after()).delete()
     return moved
 
 
@@ -676,35 +662,26 @@ def _guarded(step: Any, what: str, tournament_id: int) -> int:
         return 0
 
 
-def _tables_over(tournament_id: int, before: datetime) -> list[int]:
-    """Open tables of a running arena whose board ended before ``before`` less the summary."""
-    summary = timedelta(seconds=settings.ARENA_SUMMARY_SECONDS)
-    out = []
-    for link in TournamentTable.objects.filter(
-        tournament_id=tournament_id, broken_at__isnull=True
-    ).select_related("table"):
-        last = latest_round(link.table)
-        if last is None or not last.is_finished:
-            continue
-        ended = last.settled_at or last.dealt_at
-        if ended <= before - summary:
-            out.append(link.table_id)
-    return out
+# --- Timers (``tournaments.arena.tasks``) -------------------------------------------------
 
 
-# --- Who may watch an arena table ---------------------------------------------------------
+def _enqueue_start(tournament: Tournament) -> None:
+    """The start timer, carrying the time it expects."""
+    from tournaments.arena.tasks import arena_start as task  # the tasks import this module
+
+    assert tournament.starts_at is not None
+    schedule(task, (tournament.pk, tournament.starts_at.isoformat()), tournament.starts_at)
 
 
-def may_watch(sender: Any, table: Table, user: User, **kwargs: Any) -> bool | None:
-    """``games.signals.watch_requested``: an arena table is for its players only (those
-    seated there, or dealt in there). Anyone else might still be dealt its board."""
-    if not table.is_managed:
-        return None  # an ordinary table (games asks about private ones, too)
-    link = TournamentTable.objects.filter(table=table, tournament__kind=Kind.ARENA).exists()
-    if not link:
-        return None
-    if not user.is_authenticated:
-        return False
-    if table.seat_set.filter(user=user).exists():
-        return True
-    return RoundPlayer.objects.filter(round__table=table, user=user).exists()
+def _enqueue_pair(tournament_id: int, eta: datetime | None = None) -> None:
+    """The pairing timer (idempotent: it seats the queue it finds), now or at ``eta``."""
+    from tournaments.arena.tasks import arena_pair as task  # the tasks import this module
+
+    schedule(task, (tournament_id,), eta)
+
+
+def _enqueue_end(tournament: Tournament) -> None:
+    """The end timer, at the arena's end."""
+    from tournaments.arena.tasks import arena_end as task  # the tasks import this module
+
+    schedule(task, (tournament.pk,), tournament.ends_at)

@@ -15,7 +15,8 @@ import uuid
 
 from channels.db import database_sync_to_async
 
-from tournaments import arena, arena_selectors
+from tournaments.arena import selectors
+from tournaments.arena import services as arena
 from tournaments.consumers import TournamentConsumer
 from tournaments.models import Kind
 
@@ -36,7 +37,7 @@ class ArenaConsumer(TournamentConsumer):
             self._renewal = asyncio.get_running_loop().create_task(self._renew_forever())
 
     async def _renew_forever(self) -> None:
-        period = arena_selectors.away_after().total_seconds() / 3
+        period = selectors.away_after().total_seconds() / 3
         while True:
             await asyncio.sleep(period)
             if self.socket_id is not None:

@@ -1,12 +1,17 @@
-"""Websocket routes: the games routes, with the table socket that also carries table talk.
-Ids are ``<id:...>`` (accounts.ids): a path no route takes, an id beyond a bigint
-included, is closed with 4404 by the last route."""
+"""The site's websocket router: every socket's route, in one place (``maubinh_site.asgi``
+serves it behind the origin and login checks; docs/protocol.md).
+
+The table socket is the games consumer with table talk (``chat.consumers``); the tournament
+socket is read-only for either kind, and an arena's also marks its entrant present. Ids are
+``<id:...>`` (accounts.ids): a path no route takes, an id beyond a bigint included, is
+closed with 4404 by the last route.
+"""
 
 from django.urls import path, re_path
 
 from chat.consumers import ChatTableConsumer
 from games.consumers import LobbyConsumer, NoSuchSocket
-from tournaments.arena_consumers import ArenaConsumer
+from tournaments.arena.consumers import ArenaConsumer
 from tournaments.consumers import TournamentConsumer
 
 websocket_urlpatterns = [

@@ -1,19 +1,20 @@
-"""The create form: a sit-and-go's size, buy-in and whether bots may fill it."""
+"""The sit-and-go create form (on the tournament list): its size, buy-in and whether bots
+may fill it."""
 
 from __future__ import annotations
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from tournaments import structure
+from tournaments import rules
 
 
 class SitAndGoForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=60)
     players = forms.IntegerField(
         label=_("Players"),
-        min_value=structure.MIN_PLAYERS,
-        max_value=structure.MAX_PLAYERS,
+        min_value=rules.MIN_PLAYERS,
+        max_value=rules.MAX_PLAYERS,
         initial=4,
         help_text=_("4 to 16; it starts when full."),
     )

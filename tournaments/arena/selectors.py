@@ -1,4 +1,5 @@
-"""Reads of arenas: who is present, which boards they had, the live standings."""
+"""Reads of arenas: who is present, which boards they had, the live standings (the
+arena's part of the public state), what the sweeper looks at."""
 
 from __future__ import annotations
 
@@ -11,9 +12,19 @@ from django.conf import settings
 from django.utils import timezone
 
 from games.models import BoardSeen, Connection, RoundPlayer
+from games.selectors import latest_round
 from ledger import selectors as ledger_selectors
-from tournaments import arena_rules, structure
-from tournaments.models import ArenaResult, ArenaSocket, Entry, EntryState, State, Tournament
+from tournaments.arena import rules
+from tournaments.models import (
+    ArenaResult,
+    ArenaSocket,
+    Entry,
+    EntryState,
+    State,
+    Tournament,
+    TournamentTable,
+)
+from tournaments.rules import prizes
 
 RECENT_RESULTS = 12
 """How many of an entrant's latest boards the standings list (points and fire)."""
@@ -75,8 +86,9 @@ def status_of(entry: Entry, tournament: Tournament, present: set[int]) -> str:
 
 
 def arena_fields(tournament: Tournament) -> dict[str, Any]:
-    """The arena's part of the tournament's public state (``selectors.tournament_state``):
-    the ranking with points, fire, boards and status, the clock, the prizes as they stand."""
+    """The arena's part of the tournament's public state (``tournaments.selectors``, which
+    adds it: ``register_kind_fields``): the ranking with points, fire, boards and status,
+    the clock, the prizes as they stand."""
     now = timezone.now()
     entries = list(
         tournament.entries.filter(
@@ -97,9 +109,7 @@ def arena_fields(tournament: Tournament) -> dict[str, Any]:
     order = {
         s.entry: i
         for i, s in enumerate(
-            arena_rules.rank(
-                arena_rules.Standing(e.pk, e.points, e.boards, e.points_at) for e in entries
-            )
+            rules.rank(rules.Standing(e.pk, e.points, e.boards, e.points_at) for e in entries)
         )
     }
     entries.sort(key=lambda e: (e.place or 10**6, order[e.pk]))
@@ -116,7 +126,7 @@ def arena_fields(tournament: Tournament) -> dict[str, Any]:
                 "rank": e.place or rank,
                 "points": e.points,
                 "streak": e.streak,
-                "fire": e.streak >= arena_rules.FIRE_AFTER,
+                "fire": e.streak >= rules.FIRE_AFTER,
                 "boards": e.boards,
                 "results": list(reversed(recent.get(e.pk, []))),
                 "place": e.place,
@@ -146,7 +156,7 @@ def arena_fields(tournament: Tournament) -> dict[str, Any]:
         "registered": entrants,
         "pool": pool,
         "prize_pool": pool,
-        "prizes": structure.prizes(max(entrants, 1), pool),
+        "prizes": prizes(max(entrants, 1), pool),
         "standings": rows,
         "playing": sum(1 for r in rows if r["status"] == "playing"),
         "waiting": sum(1 for r in rows if r["status"] == "waiting"),
@@ -168,3 +178,19 @@ def arenas_due(now: datetime) -> dict[str, list[int]]:
         "end": [pk for pk, ends_at in running if ends_at is not None and ends_at <= now],
         "running": [pk for pk, ends_at in running if ends_at is None or ends_at > now],
     }
+
+
+def tables_over(tournament_id: int, before: datetime) -> list[int]:
+    """Open tables of a running arena whose board ended before ``before`` less the summary."""
+    summary = timedelta(seconds=settings.ARENA_SUMMARY_SECONDS)
+    out = []
+    for link in TournamentTable.objects.filter(
+        tournament_id=tournament_id, broken_at__isnull=True
+    ).select_related("table"):
+        last = latest_round(link.table)
+        if last is None or not last.is_finished:
+            continue
+        ended = last.settled_at or last.dealt_at
+        if ended <= before - summary:
+            out.append(link.table_id)
+    return out
