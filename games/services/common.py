@@ -23,10 +23,8 @@ from games.models import (
     RoundEvent,
     Table,
 )
-from games.selectors import (
-    lobby_row,
-    may_enter,
-)
+from games.selectors.payloads import lobby_row
+from games.selectors.private import may_enter
 from maubinh_site.bulk import update_each
 from maubinh_site.compiled import Compiled
 

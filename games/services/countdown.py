@@ -16,9 +16,7 @@ from games.models import (
     Round,
     Table,
 )
-from games.selectors import (
-    active_round,
-)
+from games.selectors.rounds import active_round
 from games.services.common import bump, table_event
 from games.signals import round_settled, send_on_commit
 

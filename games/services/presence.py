@@ -29,9 +29,7 @@ from games.models import (
     Seat,
     Table,
 )
-from games.selectors import (
-    active_round,
-)
+from games.selectors.rounds import active_round
 from games.services.common import bump, lock_table, log, table_event
 
 AWAY_AFTER = timedelta(seconds=settings.PRESENCE_TIMEOUT_SECONDS)

@@ -18,12 +18,9 @@ from games.models import (
     Seat,
     Table,
 )
-from games.selectors import (
-    active_round,
-    held_seats,
-    may_enter,
-    seat_view,
-)
+from games.selectors.payloads import seat_view
+from games.selectors.private import held_seats, may_enter
+from games.selectors.rounds import active_round
 from games.services import common
 from games.services.common import bump, end_arranging_now, lock_table, log, table_event
 from games.services.countdown import schedule_auto_start

@@ -19,17 +19,15 @@ from games.models import (
     RoundState,
     Table,
 )
-from games.selectors import (
-    RoundResult,
-    board_audience,
+from games.selectors.duplicate import board_audience
+from games.selectors.engine import RoundResult, round_players, settle_round_result
+from games.selectors.payloads import (
     reveal_payload,
-    round_players,
-    round_transfer_ids,
-    settle_round_result,
     summary_payload,
     withheld_reveal,
     withheld_summary,
 )
+from games.selectors.rounds import round_transfer_ids
 from games.services import duplicate
 from games.services.common import (
     bump,

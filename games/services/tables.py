@@ -26,11 +26,8 @@ from games.models import (
     Table,
 )
 from games.rules import Rules, RulesConfigError
-from games.selectors import (
-    LIVE_STATES,
-    active_round,
-    lobby_row,
-)
+from games.selectors.payloads import lobby_row
+from games.selectors.rounds import LIVE_STATES, active_round
 from games.services.common import bump, lock_table
 from games.services.seats import remove_seat, sit
 
