@@ -462,19 +462,13 @@ def _divided(parts: dict[str, Any] | None, per: int) -> dict[str, Any] | None:
 
 
 _WITHHELD_REVEAL_KEYS = ("type", "table", "version", "round", "revealed", "deadline", "stakes_in")
-
-
 _WITHHELD_SUMMARY_KEYS = (
     *("type", "table", "version", "round", "number", "rated", "unrated_reason", "stakes_in"),
     *("server_seed", "commitment", "client_seeds", "board"),
 )
-
-
 _WITHHELD_ROW_KEYS = ("position", "user", "name")
 """Who sat where, and nothing of how it went for them: a result (units, xu, a rating's
 change, a balance after the round) tells something of the cards they held."""
-
-
 _WITHHELD_VOID_ROW_KEYS = ("position", "user", "returned")
 
 
