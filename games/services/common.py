@@ -207,13 +207,13 @@ def _log_params(
 
 
 def enqueue_advance(round_: Round) -> None:
-    from games.tasks import advance_round as task
+    from games.tasks import advance_round_task
 
     args = (round_.pk, round_.state, round_.phase)
     eta = round_.deadline or timezone.now()
     # robust: a broker that is away must not turn a committed command into an error for
     # the player (the sweeper advances a due round whose timer was never sent).
-    transaction.on_commit(lambda: task.apply_async(args, eta=eta), robust=True)
+    transaction.on_commit(lambda: advance_round_task.apply_async(args, eta=eta), robust=True)
 
 
 def lock_round(

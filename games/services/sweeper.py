@@ -18,7 +18,7 @@ from games.services.showdown import advance_round
 logger = logging.getLogger(__name__)
 
 
-def sweep_due(now: datetime | None = None, grace: timedelta = timedelta(seconds=1)) -> int:
+def sweep_due_rounds(now: datetime | None = None, grace: timedelta = timedelta(seconds=1)) -> int:
     """Advance every round and table whose deadline has passed (lost timers, dead workers).
 
     Each step runs in its own transaction and skips a table whose lock someone else holds
