@@ -18,11 +18,7 @@ from accounts.ids import parse_id
 from accounts.models import User
 from games import events
 from games.errors import NotFound, TableBusy
-from games.models import (
-    Round,
-    RoundEvent,
-    Table,
-)
+from games.models import Round, RoundEvent, Table
 from games.selectors.payloads import lobby_row
 from games.selectors.private import may_enter
 from maubinh_site.bulk import update_each

@@ -12,10 +12,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from games.models import (
-    Round,
-    Table,
-)
+from games.models import Round, Table
 from games.selectors.rounds import active_round
 from games.services.common import bump, table_event
 from games.signals import round_settled, send_on_commit

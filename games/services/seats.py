@@ -10,14 +10,7 @@ from accounts.errors import SeatRefused
 from accounts.models import User
 from accounts.services import ensure_can_sit
 from games.errors import GameError, SeatError
-from games.models import (
-    PlayerStatus,
-    Round,
-    RoundPlayer,
-    RoundState,
-    Seat,
-    Table,
-)
+from games.models import PlayerStatus, Round, RoundPlayer, RoundState, Seat, Table
 from games.selectors.payloads import seat_view
 from games.selectors.private import held_seats, may_enter
 from games.selectors.rounds import active_round

@@ -7,11 +7,7 @@ from datetime import datetime, timedelta
 
 from django.utils import timezone
 
-from games.models import (
-    Round,
-    RoundState,
-    Table,
-)
+from games.models import Round, RoundState, Table
 from games.services.rounds import start_round_when_due
 from games.services.showdown import advance_round
 
