@@ -12,11 +12,11 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from accounts.ids import IdField
-from games.duplicate import open_schedules
 from games.models import DuplicateSchedule, Preset
 from games.rules import Rules
 from games.rules.hands import PRESET_NAMES
 from games.rules.presets import BONUS_KEYS, LIMITS
+from games.selectors.duplicate import open_schedules
 
 TIMER_FIELDS = ("start_seconds", "arrange_seconds", "reveal_seconds")
 SCOOP_FIELDS = ("scoop_one", "scoop_all", "scoop_all_min")

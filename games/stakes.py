@@ -88,7 +88,7 @@ class XuStakes:
     def void(self, table: Table, round_: Round) -> int | None:
         from ledger import services as ledger
 
-        return ledger.void_round(round_.pk).pk
+        return ledger.release_round_holds(round_.pk).pk
 
 
 PointsHook = Callable[["Table", "Round", Sequence["RoundPlayer"]], None]

@@ -24,7 +24,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.models import User
-from games import duplicate, guide, history, selectors, services
+from games import guide, selectors, services
 from games.errors import GameError
 from games.forms import CreateTableForm
 from games.models import (
@@ -40,6 +40,7 @@ from games.rules import parse_cards
 from games.rules.fair import FairnessError
 from games.rules.instant import INSTANT_NAMES
 from games.rules.presets import BONUS_NAMES
+from games.selectors import duplicate, history
 from games.signals import staff_entered_private_table
 from ledger import selectors as ledger_selectors
 

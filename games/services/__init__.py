@@ -39,7 +39,7 @@ from games.services.seats import (
     unassign_seat,
 )
 from games.services.showdown import advance_round
-from games.services.sweeper import sweep_due
+from games.services.sweeper import sweep_due_rounds
 from games.services.tables import (
     MIN_BALANCE_STAKES,
     close_empty_tables,
@@ -77,7 +77,7 @@ __all__ = [
     "start_round",
     "start_round_when_due",
     "submit_arrangement",
-    "sweep_due",
+    "sweep_due_rounds",
     "unassign_seat",
     "void_round",
 ]

@@ -18,15 +18,9 @@ from accounts.ids import parse_id
 from accounts.models import User
 from games import events
 from games.errors import NotFound, TableBusy
-from games.models import (
-    Round,
-    RoundEvent,
-    Table,
-)
-from games.selectors import (
-    lobby_row,
-    may_enter,
-)
+from games.models import Round, RoundEvent, Table
+from games.selectors.payloads import lobby_row
+from games.selectors.private import may_enter
 from maubinh_site.bulk import update_each
 from maubinh_site.compiled import Compiled
 
@@ -209,13 +203,13 @@ def _log_params(
 
 
 def enqueue_advance(round_: Round) -> None:
-    from games.tasks import advance_round as task
+    from games.tasks import advance_round_task
 
     args = (round_.pk, round_.state, round_.phase)
     eta = round_.deadline or timezone.now()
     # robust: a broker that is away must not turn a committed command into an error for
     # the player (the sweeper advances a due round whose timer was never sent).
-    transaction.on_commit(lambda: task.apply_async(args, eta=eta), robust=True)
+    transaction.on_commit(lambda: advance_round_task.apply_async(args, eta=eta), robust=True)
 
 
 def lock_round(

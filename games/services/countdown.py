@@ -12,13 +12,8 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from games.models import (
-    Round,
-    Table,
-)
-from games.selectors import (
-    active_round,
-)
+from games.models import Round, Table
+from games.selectors.rounds import active_round
 from games.services.common import bump, table_event
 from games.signals import round_settled, send_on_commit
 
@@ -118,11 +113,11 @@ def set_start(table: Table, when: datetime, *, taken: int | None = None) -> None
 
 
 def enqueue_start(table_id: int, when: datetime) -> None:
-    from games.tasks import start_round_when_due
+    from games.tasks import start_round_when_due_task
 
     # robust: see common.enqueue_advance (the sweeper starts a due table without its timer).
     transaction.on_commit(
-        lambda: start_round_when_due.apply_async((table_id, when.isoformat()), eta=when),
+        lambda: start_round_when_due_task.apply_async((table_id, when.isoformat()), eta=when),
         robust=True,
     )
 

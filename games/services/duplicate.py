@@ -46,7 +46,7 @@ from games.models import (
     Table,
 )
 from games.rules.fair import commitment
-from games.selectors import LIVE_STATES
+from games.selectors.rounds import LIVE_STATES
 from games.services.common import lock_table
 from games.services.tables import valid_rules
 

@@ -24,14 +24,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
-from games.models import (
-    Connection,
-    Seat,
-    Table,
-)
-from games.selectors import (
-    active_round,
-)
+from games.models import Connection, Seat, Table
+from games.selectors.rounds import active_round
 from games.services.common import bump, lock_table, log, table_event
 
 AWAY_AFTER = timedelta(seconds=settings.PRESENCE_TIMEOUT_SECONDS)

@@ -18,7 +18,8 @@ from django.utils.translation import gettext_lazy as _
 from accounts.models import User
 from games.errors import GameError, NotFound
 from games.models import Seat, SeatHold, Table, TableGuest, TableInvite
-from games.selectors import acting_host_id, active_round, entry_refusal, held_seats, may_enter
+from games.selectors.private import acting_host_id, entry_refusal, held_seats, may_enter
+from games.selectors.rounds import active_round
 from games.services.common import lock_table, shut_out_barred
 from games.services.countdown import schedule_auto_start
 from games.services.seats import remove_seat, sit

@@ -31,12 +31,9 @@ from games.rules.arrange import suggest
 from games.rules.fair import commitment, deal_from_seeds
 from games.rules.presets import hold_amount
 from games.rules.scoring import validate_arrangement
-from games.selectors import (
-    acting_host_id,
-    is_foul_arrangement,
-    latest_round,
-    round_players,
-)
+from games.selectors.engine import is_foul_arrangement, round_players
+from games.selectors.private import acting_host_id
+from games.selectors.rounds import latest_round
 from games.services import common, duplicate
 from games.services.common import (
     bump,

@@ -10,20 +10,10 @@ from accounts.errors import SeatRefused
 from accounts.models import User
 from accounts.services import ensure_can_sit
 from games.errors import GameError, SeatError
-from games.models import (
-    PlayerStatus,
-    Round,
-    RoundPlayer,
-    RoundState,
-    Seat,
-    Table,
-)
-from games.selectors import (
-    active_round,
-    held_seats,
-    may_enter,
-    seat_view,
-)
+from games.models import PlayerStatus, Round, RoundPlayer, RoundState, Seat, Table
+from games.selectors.payloads import seat_view
+from games.selectors.private import held_seats, may_enter
+from games.selectors.rounds import active_round
 from games.services import common
 from games.services.common import bump, end_arranging_now, lock_table, log, table_event
 from games.services.countdown import schedule_auto_start

@@ -13,32 +13,18 @@ from django.utils import timezone
 from accounts.models import User
 from games import events
 from games.errors import NotFound
-from games.models import (
-    PlayerStatus,
-    Round,
-    RoundState,
-    Table,
-)
-from games.selectors import (
-    RoundResult,
-    board_audience,
+from games.models import PlayerStatus, Round, RoundState, Table
+from games.selectors.duplicate import board_audience
+from games.selectors.engine import RoundResult, round_players, settle_round_result
+from games.selectors.payloads import (
     reveal_payload,
-    round_players,
-    round_transfer_ids,
-    settle_round_result,
     summary_payload,
     withheld_reveal,
     withheld_summary,
 )
+from games.selectors.rounds import round_transfer_ids
 from games.services import duplicate
-from games.services.common import (
-    bump,
-    enqueue_advance,
-    lock_round,
-    log,
-    log_many,
-    table_event,
-)
+from games.services.common import bump, enqueue_advance, lock_round, log, log_many, table_event
 from games.services.countdown import round_over
 from games.services.rounds import auto_arranged_entries, play_for_the_absent
 from games.services.voiding import VoidReason, void

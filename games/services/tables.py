@@ -17,20 +17,10 @@ from accounts.models import User
 from accounts.text import clean_text
 from games import events
 from games.errors import GameError
-from games.models import (
-    DuplicateSchedule,
-    Preset,
-    Round,
-    Seat,
-    StakesIn,
-    Table,
-)
+from games.models import DuplicateSchedule, Preset, Round, Seat, StakesIn, Table
 from games.rules import Rules, RulesConfigError
-from games.selectors import (
-    LIVE_STATES,
-    active_round,
-    lobby_row,
-)
+from games.selectors.payloads import lobby_row
+from games.selectors.rounds import LIVE_STATES, active_round
 from games.services.common import bump, lock_table
 from games.services.seats import remove_seat, sit
 

@@ -19,7 +19,9 @@ from django.utils.translation import gettext_lazy as _
 from accounts.models import User
 from games.errors import RoundError
 from games.models import Round, RoundState, Table
-from games.selectors import board_audience, round_transfer_ids, void_payload, withheld_void
+from games.selectors.duplicate import board_audience
+from games.selectors.payloads import void_payload, withheld_void
+from games.selectors.rounds import round_transfer_ids
 from games.services import duplicate
 from games.services.common import lock_round, log
 from games.services.countdown import round_over

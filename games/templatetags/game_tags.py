@@ -9,12 +9,12 @@ from django.utils import translation
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import ngettext, pgettext
 
-from games import history
 from games.models import Round, StakesIn
 from games.rules import card_name_en, card_name_vi, parse_card
 from games.rules.cards import SUIT_SYMBOLS, SUITS
 from games.rules.instant import INSTANT_NAMES
 from games.rules.presets import BONUS_NAMES
+from games.selectors import history
 from games.stakes import per_unit
 from ledger.formats import format_signed_xu
 

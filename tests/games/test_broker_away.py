@@ -41,6 +41,6 @@ def test_the_sweeper_moves_a_round_whose_timer_was_never_sent(players, table, br
         services.sit(p, table.pk)
     round_ = services.start_round(players[0], table.pk)
     Round.objects.filter(pk=round_.pk).update(deadline=timezone.now() - timedelta(seconds=5))
-    assert services.sweep_due() >= 1
+    assert services.sweep_due_rounds() >= 1
     round_.refresh_from_db()
     assert round_.state == RoundState.SHOWDOWN

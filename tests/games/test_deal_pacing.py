@@ -101,7 +101,7 @@ def test_the_sweeper_deals_the_late_tables_it_finds_a_turn_at_a_time(
     moment = begun + timedelta(milliseconds=10)
     tables = _late_tables(make_user, 5, moment)
     _pin_now(monkeypatch, moment)
-    assert services.sweep_due(now=moment) == 2
+    assert services.sweep_due_rounds(now=moment) == 2
     starts = sorted(
         Table.objects.filter(pk__in=[t.pk for t in tables], start_at__isnull=False).values_list(
             "start_at", flat=True

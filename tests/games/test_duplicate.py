@@ -10,12 +10,17 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from games import services
-from games.duplicate import compare, duplicate_scores, others_with_these_cards, schedule_totals
 from games.errors import GameError
 from games.models import DuplicateBoard, Round, RoundState
 from games.rules import format_cards
 from games.rules.fair import FairnessError, deal_from_seeds
 from games.selectors import summary_payload, verify_round
+from games.selectors.duplicate import (
+    compare,
+    duplicate_scores,
+    others_with_these_cards,
+    schedule_totals,
+)
 from games.services import duplicate
 from tests.games.arranging import naive_arrangement
 from tests.games.duplicates import Arrange, as_dealt, duplicate_table, play

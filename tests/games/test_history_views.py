@@ -193,3 +193,47 @@ def test_a_hand_played_for_its_owner_is_marked_tu_xep_in_the_history_and_the_rou
     players[1].save(update_fields=["preferred_language"])
     text = _visible_text(client.get(_detail(round_)).content.decode())
     assert "Auto-arranged: the best arrangement, time ran out" in text
+
+
+# --- Best in hindsight: against what the others played, as they played it ---------------
+
+STRONG_HAND = [["9H", "TH", "JH", "QH", "KH"], ["7S", "7D", "7C", "7H", "2D"], ["5S", "5D", "5C"]]
+PAIRS_HAND = [["AS", "AD", "KS", "KD", "3C"], ["QS", "QD", "8C", "9D", "4H"], ["JS", "TS", "6S"]]
+
+
+def _hindsight_units(page: str) -> int:
+    """The signed units in the "Best in hindsight" heading (a true minus, as written)."""
+    found = re.search(r"Best in hindsight\s*<span class=\"pill\">([+\u2212]?\d+) unit", page)
+    assert found is not None, "no best in hindsight on the page"
+    return int(found.group(1).replace("\u2212", "-").replace("+", ""))
+
+
+def test_the_best_in_hindsight_counts_a_player_who_left_as_they_left(  # type: ignore[no-untyped-def]
+    client, players, table
+) -> None:
+    """binh leaves after chi 1 and forfeits the stronger chi 2 and 3: the arrangement an
+    played is one the hindsight considers, against binh as binh left, so it scores at
+    least what an won (against binh's full hand every arrangement of an's would lose all
+    three chi and be scooped)."""
+    services.sit(players[0], table.pk)
+    services.sit(players[1], table.pk)
+    round_ = services.start_round(players[0], table.pk)
+    for player, hand in zip(players, [PAIRS_HAND, STRONG_HAND], strict=False):
+        # Test set-up only: replace the dealt cards so the hand is known.
+        round_.players.filter(user=player).update(cards=[c for part in hand for c in part])
+        services.submit_arrangement(player, round_.pk, hand)
+    for _ in range(3):
+        round_.refresh_from_db()
+        if round_.revealed >= 1:
+            break
+        Round.objects.filter(pk=round_.pk).update(deadline=timezone.now() - timedelta(seconds=5))
+        services.advance_round(round_.pk, round_.state, round_.phase)
+    assert (round_.state, round_.revealed) == (RoundState.SHOWDOWN, 1)
+    services.stand(players[1])  # binh leaves with chi 1 shown
+    round_ = run_timers(round_)
+    assert round_.players.get(user=players[1]).left_after_chi == 1
+    won = round_.players.get(user=players[0]).units
+    players[0].preferred_language = "en"
+    players[0].save(update_fields=["preferred_language"])
+    client.force_login(players[0])
+    assert _hindsight_units(client.get(_detail(round_)).content.decode()) >= won

@@ -59,14 +59,14 @@ def _in_thread(work):  # type: ignore[no-untyped-def]
 def test_a_table_locked_by_a_stuck_process_does_not_stall_the_sweep_of_other_tables(due_rounds):
     stuck, other = due_rounds
     with table_locked_elsewhere(stuck.table_id):
-        sweep, _outcome = _in_thread(services.sweep_due)
+        sweep, _outcome = _in_thread(services.sweep_due_rounds)
         sweep.join(timeout=3)
         other.refresh_from_db()
         stuck.refresh_from_db()
         assert other.state == RoundState.SHOWDOWN, "the sweep waited for the stuck table"
         assert stuck.state == RoundState.ARRANGING
     sweep.join(timeout=10)
-    services.sweep_due()  # the next sweep catches the table up once its lock is free
+    services.sweep_due_rounds()  # the next sweep catches the table up once its lock is free
     stuck.refresh_from_db()
     assert stuck.state == RoundState.SHOWDOWN
 
@@ -94,10 +94,10 @@ def test_a_command_at_a_stuck_table_is_refused_as_busy_after_the_lock_timeout(du
 def test_a_stuck_transaction_is_ended_by_the_server_and_its_table_moves_on(due_rounds, settings):
     stuck, _other = due_rounds
     with table_locked_elsewhere(stuck.table_id, app_limits=True):
-        services.sweep_due()
+        services.sweep_due_rounds()
         stuck.refresh_from_db()
         assert stuck.state == RoundState.ARRANGING  # skipped while the lock is held
         time.sleep(settings.DB_IDLE_IN_TRANSACTION_TIMEOUT_MS / 1000 + 1)
-        services.sweep_due()  # the stopped process still "holds" it: its session is gone
+        services.sweep_due_rounds()  # the stopped process still "holds" it: its session is gone
         stuck.refresh_from_db()
         assert stuck.state == RoundState.SHOWDOWN

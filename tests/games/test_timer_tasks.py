@@ -39,7 +39,7 @@ def _failing_once(monkeypatch, name: str, error: Exception) -> list[int]:  # typ
 
 def test_a_timer_step_that_loses_its_database_connection_is_retried(monkeypatch, due_round):
     calls = _failing_once(monkeypatch, "advance_round", OperationalError("terminating connection"))
-    tasks.advance_round.apply((due_round.pk, "arranging", 1))
+    tasks.advance_round_task.apply((due_round.pk, "arranging", 1))
     due_round.refresh_from_db()
     assert len(calls) == 2
     assert due_round.state == RoundState.SHOWDOWN
@@ -47,15 +47,15 @@ def test_a_timer_step_that_loses_its_database_connection_is_retried(monkeypatch,
 
 def test_a_timer_step_is_not_retried_for_a_refusal_that_would_repeat(monkeypatch, due_round):
     calls = _failing_once(monkeypatch, "advance_round", ValueError("a bug, not a fault"))
-    result = tasks.advance_round.apply((due_round.pk, "arranging", 1))
+    result = tasks.advance_round_task.apply((due_round.pk, "arranging", 1))
     assert isinstance(result.result, ValueError)
     assert len(calls) == 1
 
 
 def test_a_retried_timer_step_that_finds_the_round_moved_on_does_nothing(due_round):
-    tasks.advance_round.apply((due_round.pk, "arranging", 1))
+    tasks.advance_round_task.apply((due_round.pk, "arranging", 1))
     due_round.refresh_from_db()
     phase = due_round.phase
-    tasks.advance_round.apply((due_round.pk, "arranging", 1))  # a late duplicate
+    tasks.advance_round_task.apply((due_round.pk, "arranging", 1))  # a late duplicate
     due_round.refresh_from_db()
     assert (due_round.state, due_round.phase) == (RoundState.SHOWDOWN, phase)

@@ -73,7 +73,7 @@ def test_a_voided_round_ignores_its_pending_timers(seated, table):
     services.void_round(round_.pk, reason=services.VoidReason.STAFF)
     Round.objects.filter(pk=round_.pk).update(deadline=timezone.now() - timedelta(seconds=1))
     assert services.advance_round(round_.pk, "arranging", 1) is None
-    assert services.sweep_due() == 0 or Round.objects.get(pk=round_.pk).is_finished
+    assert services.sweep_due_rounds() == 0 or Round.objects.get(pk=round_.pk).is_finished
 
 
 def test_the_next_round_is_counted_down_after_a_void(seated, table):

@@ -50,7 +50,7 @@ def english() -> Any:
 @pytest.fixture(params=["database function", "python"])
 def write_path_both(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
     """Run the test once through the PostgreSQL function and once through the Python path."""
-    from ledger import services
+    from ledger.services import posting
 
-    monkeypatch.setattr(services, "USE_DATABASE_FUNCTION", request.param != "python")
+    monkeypatch.setattr(posting, "USE_DATABASE_FUNCTION", request.param != "python")
     return str(request.param)

@@ -37,7 +37,7 @@ def test_a_hold_cannot_exceed_the_balance(player: Any) -> None:
 
 def test_no_hold_is_taken_after_the_round_is_closed(player: Any, other_player: Any) -> None:
     services.hold(7, player, 100)
-    services.void_round(7)
+    services.release_round_holds(7)
     with pytest.raises(RoundAlreadyClosed):
         services.hold(7, other_player, 100)
     assert selectors.balance(other_player) == 10_000

@@ -23,7 +23,7 @@ def busy_ledger(player: Any, other_player: Any, settings: Any) -> None:
     services.hold(1, other_player, 400)
     services.settle_round(1, {player.pk: 400, other_player.pk: -400})
     services.hold(2, player, 100)
-    services.void_round(2)
+    services.release_round_holds(2)
     services.hold(3, other_player, 50)  # still open
 
 

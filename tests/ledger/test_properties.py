@@ -65,7 +65,7 @@ def _apply(op: tuple[Any, ...], players: list[Any], staff: Any) -> int:
     elif name == "settle":
         services.settle_round(op[1], _valid_deltas(selectors.holds_of_round(op[1]), op[2]))
     elif name == "void":
-        services.void_round(op[1])
+        services.release_round_holds(op[1])
     elif name == "reverse":
         supply = list(
             Transfer.objects.filter(kind__in=["adjustment", "daily_bonus", "signup_grant"])

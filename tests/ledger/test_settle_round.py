@@ -90,7 +90,7 @@ def test_a_player_without_a_stake_cannot_be_paid(seated: list[Any], make_user: A
 
 
 def test_a_voided_round_cannot_be_settled(seated: list[Any]) -> None:
-    services.void_round(11)
+    services.release_round_holds(11)
     with pytest.raises(RoundAlreadyClosed):
         services.settle_round(11, {seated[0].pk: 100, seated[1].pk: -100})
 

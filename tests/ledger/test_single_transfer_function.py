@@ -169,7 +169,7 @@ def test_a_hold_opens_the_rounds_escrow_and_no_hold_is_taken_after_the_round_clo
     hold = ("hold", wallet_key(player.pk), escrow_key(7), 500)
     post("hold:7:a", *hold, round_id=7, open_round=7)
     assert Account.objects.get(key=escrow_key(7)).balance == 500
-    services.void_round(7)
+    services.release_round_holds(7)
     late = ("hold", wallet_key(other_player.pk), escrow_key(7), 500)
     assert _refusal(lambda: post("hold:7:b", *late, round_id=7, open_round=7)) == (
         "LD004",

@@ -21,5 +21,5 @@ def test_the_bots_net_result_counts_only_their_play(make_user: Any, player: Any)
     services.hold(1, player, 1_000)
     services.settle_round(1, {bot.pk: -300, player.pk: 300})
     services.hold(2, bot, 1_000)
-    services.void_round(2)
+    services.release_round_holds(2)
     assert selectors.bots_net_result() == -300

@@ -22,7 +22,7 @@ def _scenario(an: Any, binh: Any, staff: Any) -> list[tuple[str, int, int, int]]
     services.hold(1, binh, 2_000)
     services.settle_round(1, {an.pk: -1_500, binh.pk: 1_500})
     services.hold(2, an, 100)
-    services.void_round(2)
+    services.release_round_holds(2)
     assert services.hold(2, an, 100).kind == "hold"  # a repeat answers with the original
     with pytest.raises(RoundAlreadyClosed):
         services.hold(2, binh, 100)

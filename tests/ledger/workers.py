@@ -31,10 +31,11 @@ def random_traffic(
     from ledger import selectors, services
     from ledger.errors import LedgerError
     from ledger.keys import wallet_key
+    from ledger.services import posting
 
     # Half the processes take the Python write path, half the PostgreSQL function:
     # both must hold the same locks in the same order.
-    services.USE_DATABASE_FUNCTION = seed % 2 == 0
+    posting.USE_DATABASE_FUNCTION = seed % 2 == 0
     rng = random.Random(seed)
     users = list(User.objects.filter(pk__in=user_ids))
     refused = 0
@@ -63,7 +64,7 @@ def random_traffic(
                     amount = rng.randint(0, holds[loser])
                     services.settle_round(round_id, {winner: amount, loser: -amount})
             elif action < 0.90:
-                services.void_round(rng.randint(1, 12))
+                services.release_round_holds(rng.randint(1, 12))
             else:
                 services.top_up_bot(rng.choice(users), rng.randint(1, 50), key=f"b{seed}:{n}")
         except LedgerError:

@@ -12,13 +12,13 @@ from hypothesis import strategies as st
 
 from games.rules.arrange import (
     Suggestion,
-    _field,
     appraise,
     best_in_hindsight,
     naive_arrangement,
     suggest,
     win_probability,
 )
+from games.rules.arrange.odds import _field
 from games.rules.cards import Card, parse_cards
 from games.rules.hands import Category, category_of, eval3, eval5, is_foul
 from games.rules.presets import Rules

@@ -13,10 +13,10 @@ from django.core.management import call_command
 from django.test import override_settings
 from django.utils import timezone
 
-from games import duplicate as games_duplicate
 from games import selectors as games_selectors
 from games import services as games_services
 from games.models import DuplicateBoard, Round, RoundPlayer, Seat, StakesIn, Table
+from games.selectors import duplicate as games_duplicate
 from ledger import selectors as ledger_selectors
 from ledger.audit import run_checks
 from tests.games.conftest import fixed_boards  # noqa: F401

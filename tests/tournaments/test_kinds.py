@@ -13,8 +13,8 @@ from asgiref.sync import async_to_sync
 from channels.testing import WebsocketCommunicator
 from django.urls import reverse
 
-from games.duplicate import open_schedules
 from games.models import StakesIn, Table
+from games.selectors.duplicate import open_schedules
 from ledger import selectors as ledger_selectors
 from ledger.audit import run_checks
 from tournaments.arena import services as arena

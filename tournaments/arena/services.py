@@ -34,11 +34,11 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
-from games import duplicate as games_duplicate
 from games import services as games
 from games.errors import NotFound
 from games.models import Preset, Round, RoundPlayer, StakesIn, Table
 from games.selectors import active_round, latest_round
+from games.selectors import duplicate as games_duplicate
 from games.services import duplicate as games_duplicate_services
 from ledger import selectors as ledger_selectors
 from ledger import services as ledger

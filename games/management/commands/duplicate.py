@@ -15,9 +15,9 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from accounts.models import User
-from games import duplicate as reads
 from games.errors import GameError
 from games.models import DuplicateSchedule
+from games.selectors import duplicate as reads
 from games.services import create_table
 from games.services import duplicate as writes
 

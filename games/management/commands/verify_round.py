@@ -8,7 +8,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from games.models import Round
 from games.rules.fair import FairnessError
-from games.selectors import verify_round
+from games.selectors.engine import verify_round
 
 
 class Command(BaseCommand):

@@ -12,6 +12,10 @@ docs/duplicate.md gives the formulas:
   (None while nobody else has);
 - ``matchpoints``: the share of those others the player did better than, a tie counting
   half (0..1; None while nobody else has).
+
+Who may see a board's cards is decided here too (the last section): a board is a secret
+while it may still be dealt, so its rounds' cards and results go only to those who can no
+longer be dealt it (``board_audience``, ``hands_withheld``, ``viewable_rounds_filter``).
 """
 
 from __future__ import annotations
@@ -37,6 +41,7 @@ from games.models import (
     RoundState,
 )
 from games.rules.fair import commitment
+from games.selectors.rounds import FINISHED_STATES
 
 
 @dataclass(frozen=True)
@@ -225,15 +230,6 @@ def board_of(round_: Round) -> DuplicateBoard | None:
     return round_.board if round_.board_id is not None else None
 
 
-def has_played_board(user: User, board: DuplicateBoard) -> bool:
-    """Whether ``user`` was dealt the board and that round is over (settled or voided)."""
-    return RoundPlayer.objects.filter(
-        round__board=board,
-        user=user,
-        round__state__in=[RoundState.SETTLED, RoundState.CANCELLED],
-    ).exists()
-
-
 @dataclass(frozen=True)
 class Holders:
     """The viewer's hand of a duplicate board and everyone else who held it."""
@@ -275,29 +271,7 @@ def others_with_these_cards(round_: Round, viewer: User) -> Holders | None:
     )
 
 
-def boards_played_by(user: User) -> QuerySet[RoundPlayer]:
-    """The user's seats in duplicate rounds that are over: those boards hold no secret
-    for them any more."""
-    return RoundPlayer.objects.filter(
-        user=user,
-        round__board__isnull=False,
-        round__state__in=[RoundState.SETTLED, RoundState.CANCELLED],
-    )
-
-
-def viewable_rounds_filter(user: User) -> Q:
-    """Rounds a non-player may look at: ordinary ones, duplicate ones of revealed boards,
-    and those of a board ``user`` has played to the end (nobody is dealt a board twice) or
-    was shown (``BoardSeen``: never dealt it either). Before that, a duplicate round's
-    cards are a board the viewer may still be dealt."""
-    played = boards_played_by(user).values("round__board_id")
-    seen = BoardSeen.objects.filter(user=user).values("board_id")
-    return (
-        Q(board__isnull=True)
-        | Q(board__revealed_at__isnull=False)
-        | Q(board_id__in=played)
-        | Q(board_id__in=seen)
-    )
+# --- The schedule's published commitments -----------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -337,3 +311,86 @@ def open_schedules() -> QuerySet[DuplicateSchedule]:
     return DuplicateSchedule.objects.filter(
         closed_at__isnull=True, owner=DuplicateSchedule.OPEN
     ).order_by("-created_at")
+
+
+# --- Who may see a board's cards (docs/duplicate.md) ------------------------------------
+
+
+def board_audience(round_: Round) -> list[int] | None:
+    """Who may receive a duplicate round's cards now; None when anyone may.
+
+    A board's cards are a secret while it may still be dealt (docs/duplicate.md): until
+    it is revealed they go only to the round's own players and to those who can no longer
+    be dealt it (``board_knowers``). Someone whose round of the board is still live
+    elsewhere is not among them: they would see the hands they play against. Staff are not
+    either: the table socket knows no exception (moderation has the replay, which records
+    them as having seen the board).
+    """
+    if round_.board_id is None or _board_revealed(round_.board_id):
+        return None
+    own = RoundPlayer.objects.filter(round_id=round_.pk).values_list("user_id", flat=True)
+    return sorted(set(own) | board_knowers(round_.board_id))
+
+
+def board_knowers(board_id: int, user_ids: list[int] | None = None) -> set[int]:
+    """Who can no longer be dealt this board and may see its cards: those who played it to
+    the end (nobody is dealt a board twice) and those shown it (``BoardSeen``: staff who
+    opened a round of it). Among ``user_ids`` only, if given."""
+    played = RoundPlayer.objects.filter(round__board_id=board_id, round__state__in=FINISHED_STATES)
+    seen = BoardSeen.objects.filter(board_id=board_id)
+    if user_ids is not None:
+        played, seen = played.filter(user_id__in=user_ids), seen.filter(user_id__in=user_ids)
+    return set(played.values_list("user_id", flat=True)) | set(
+        seen.values_list("user_id", flat=True)
+    )
+
+
+def hands_withheld(round_: Round, user: User | None, players: list[RoundPlayer]) -> bool:
+    """Whether ``user`` must not see this round's cards nor its results
+    (``board_audience``, for one user)."""
+    if round_.board_id is None or _board_revealed(round_.board_id):
+        return False
+    if user is None or not user.is_authenticated:
+        return True
+    if any(p.user_id == user.pk for p in players):
+        return False
+    return not board_knowers(round_.board_id, [user.pk])
+
+
+def _board_revealed(board_id: int) -> bool:
+    # Read afresh: a settlement may have revealed the board a moment ago (round_finished).
+    return DuplicateBoard.objects.filter(pk=board_id, revealed_at__isnull=False).exists()
+
+
+def has_played_board(user: User, board: DuplicateBoard) -> bool:
+    """Whether ``user`` was dealt the board and that round is over (settled or voided)."""
+    return RoundPlayer.objects.filter(
+        round__board=board,
+        user=user,
+        round__state__in=[RoundState.SETTLED, RoundState.CANCELLED],
+    ).exists()
+
+
+def boards_played_by(user: User) -> QuerySet[RoundPlayer]:
+    """The user's seats in duplicate rounds that are over: those boards hold no secret
+    for them any more."""
+    return RoundPlayer.objects.filter(
+        user=user,
+        round__board__isnull=False,
+        round__state__in=[RoundState.SETTLED, RoundState.CANCELLED],
+    )
+
+
+def viewable_rounds_filter(user: User) -> Q:
+    """Rounds a non-player may look at: ordinary ones, duplicate ones of revealed boards,
+    and those of a board ``user`` has played to the end (nobody is dealt a board twice) or
+    was shown (``BoardSeen``: never dealt it either). Before that, a duplicate round's
+    cards are a board the viewer may still be dealt."""
+    played = boards_played_by(user).values("round__board_id")
+    seen = BoardSeen.objects.filter(user=user).values("board_id")
+    return (
+        Q(board__isnull=True)
+        | Q(board__revealed_at__isnull=False)
+        | Q(board_id__in=played)
+        | Q(board_id__in=seen)
+    )

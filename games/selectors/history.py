@@ -13,11 +13,11 @@ from django.core.cache import cache
 from django.db.models import QuerySet
 
 from accounts.models import User
-from games.duplicate import viewable_rounds_filter
-from games.models import PlayerStatus, Round, RoundPlayer, RoundState
+from games.models import Round, RoundPlayer, RoundState
 from games.rules import Rules, category_of, eval3, eval5, parse_cards
-from games.rules.scoring import PlayerInput
-from games.selectors import scoop_lines
+from games.selectors.duplicate import viewable_rounds_filter
+from games.selectors.engine import player_inputs
+from games.selectors.payloads import scoop_lines
 from ledger.keys import wallet_key
 from ledger.models import Posting
 
@@ -44,7 +44,7 @@ def viewable_round(user: User, round_id: int) -> Round | None:
     """A round the user played, or a finished one at a public table (profiles link to it).
 
     Others' live rounds and rounds at private tables do not exist for them, nor does a
-    duplicate round of a board they may yet be dealt (games.duplicate).
+    duplicate round of a board they may yet be dealt (games.selectors.duplicate).
     """
     return played_round(user, round_id) or (
         Round.objects.filter(
@@ -81,7 +81,7 @@ class PlayerLine:
     auto_arranged: str
     """``draft`` or ``engine`` when the hand was played for its owner at the deadline, else ""."""
     scoop: dict[str, Any] | None
-    """This player's scoop, named once (``games.selectors.scoop_lines``), or None."""
+    """This player's scoop, named once (``games.selectors.payloads.scoop_lines``), or None."""
     rating: dict[str, int] | None = None
     """The rating before and after the round, and the change (docs/ratings.md), if rated."""
 
@@ -149,23 +149,7 @@ def _hindsight(round_: Round, viewer: User) -> dict[str, Any] | None:
     mine = next((p for p in players if p.user_id == viewer.pk), None)
     if mine is None:
         return None
-    opponents = []
-    for p in players:
-        if p.pk == mine.pk:
-            continue
-        if p.status == PlayerStatus.LEFT:
-            status, after = "left", p.left_after_chi or 0
-        else:
-            status, after = ("arranged" if p.arrangement else "unarranged"), None
-        opponents.append(
-            PlayerInput.make(
-                str(p.position),
-                cards=p.cards,
-                chi=p.arrangement or None,
-                status=status,
-                left_after_chi=after,
-            )
-        )
+    opponents = player_inputs(p for p in players if p.pk != mine.pk)
     rules: Rules = round_.rules
     best = best_in_hindsight(parse_cards(mine.cards), opponents, rules)
     data: dict[str, Any] = best.to_json()
