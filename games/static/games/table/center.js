@@ -1,9 +1,24 @@
 // The middle of the table: what is happening now and what comes next, and Start for
 // the host.
-import { timeoutNote } from "../draft.js";
-import { $, config, el, fmt, gettext, myRound, ngettext, playedIn, send, state } from "./core.js";
-import { board, isDirty } from "./arranging.js";
+import { deadlineNote, timeoutNote } from "../draft.js";
+import {
+  $, config, deadline, el, emit, fmt, gettext, myRound, ngettext, now, on, playedIn, send, state,
+} from "./core.js";
+import { board, isDirty, outcomeAtDeadline, othersArranging } from "./arranging.js";
 import { tick } from "./clock.js";
+
+/** From this long before the deadline the table says what the deadline will do. */
+export const WARN_MS = 10_000;
+
+/** The deadline warning now: {seconds, outcome}, or null (not in the last 10 s, or sent). */
+function warning() {
+  const round = state.round;
+  if (!round || round.state !== "arranging") return null;
+  const left = deadline() - now();
+  if (left > WARN_MS || left <= 0) return null;
+  const outcome = outcomeAtDeadline();
+  return outcome ? { seconds: Math.ceil(left / 1000), outcome } : null;
+}
 
 export function renderCenter() {
   const round = state.round;
@@ -14,10 +29,16 @@ export function renderCenter() {
   const seated = state.seats.length;
   // The creator, or whoever hosts now that the creator left (as of the last snapshot).
   const isHost = state.info && (state.info.host_id === config.user || state.info.acting_host_id === config.user);
-  if (round && round.state === "arranging") {
+  const warn = warning();
+  $("center").classList.toggle("urgent", !!warn);
+  $("center").dataset.outcome = warn ? warn.outcome : "";
+  if (warn) {
+    // The last 10 s: what happens to my hand at the deadline, in words (and a sound, feel.js).
+    title.textContent = fmt(ngettext("%(n)s second left!", "%(n)s seconds left!", warn.seconds), { n: warn.seconds });
+    next.textContent = deadlineNote(warn.outcome);
+  } else if (round && round.state === "arranging") {
     const mine = myRound();
-    // The others still arranging (my own "submitted" may not have come back yet).
-    const waiting = round.players.filter((p) => p.user !== config.user && p.status === "playing" && !p.submitted).length;
+    const waiting = othersArranging();
     title.textContent = fmt(gettext("Round %(n)s: arrange your cards"), { n: round.number });
     if (!mine) {
       title.textContent = fmt(gettext("Round %(n)s: players are arranging"), { n: round.number });
@@ -75,3 +96,15 @@ export function renderCenter() {
   }
   tick();
 }
+
+// The warning counts down and follows the board: redraw when what it says changes.
+let shown = "";
+on("tick", () => {
+  const warn = warning();
+  const key = warn ? `${warn.seconds}:${warn.outcome}` : "";
+  if (key === shown) return;
+  const starting = !shown && !!warn;
+  shown = key;
+  renderCenter();
+  if (starting) emit("warning", warn);
+});

@@ -42,6 +42,8 @@ const SOUNDS = {
   deal: () => { for (let i = 0; i < 6; i++) tone(900 + 60 * i, i * 0.06, 0.05, { type: "triangle", volume: 0.06 }); },
   tick: () => tone(880, 0, 0.08, { type: "square", volume: 0.05 }),
   last: () => tone(1320, 0, 0.12, { type: "square", volume: 0.07 }),
+  // The deadline warning: two rising notes, unlike the ticks that follow.
+  warn: () => { tone(660, 0, 0.14, { type: "triangle", volume: 0.1 }); tone(990, 0.16, 0.2, { type: "triangle", volume: 0.1 }); },
   reveal: () => tone(520, 0, 0.16, { type: "triangle", volume: 0.09, to: 260 }),
   win: () => [523, 659, 784, 1047].forEach((f, i) => tone(f, i * 0.1, 0.22, { volume: 0.1 })),
   loss: () => [392, 311, 262].forEach((f, i) => tone(f, i * 0.14, 0.28, { type: "triangle", volume: 0.1 })),
@@ -49,7 +51,10 @@ const SOUNDS = {
 
 export function play(name) {
   if (muted) return;
-  $("table-page").dataset.lastSound = name; // what the player would have heard (tests read it)
+  // What the player would have heard (tests read it): the last sound and the recent ones.
+  const page = $("table-page");
+  page.dataset.lastSound = name;
+  page.dataset.sounds = [...(page.dataset.sounds || "").split(" ").filter(Boolean).slice(-19), name].join(" ");
   if (!audio || audio.state === "closed") return;
   if (audio.state === "suspended") audio.resume();
   SOUNDS[name]();
@@ -126,8 +131,17 @@ on("tick", () => {
   }
   const seconds = Math.ceil((deadline() - now()) / 1000);
   if (seconds > 10 || seconds < 1 || seconds === lastSecond) return;
+  const first = lastSecond === null;
   lastSecond = seconds;
-  play(seconds <= 3 ? "last" : "tick");
+  if (!first || warned !== round.id) play(seconds <= 3 ? "last" : "tick");
+});
+
+// The deadline warning (table/center.js) has its own cue, once a round.
+let warned = null;
+on("warning", () => {
+  if (!state.round || warned === state.round.id) return;
+  warned = state.round.id;
+  play("warn");
 });
 
 on("event", (event) => {
