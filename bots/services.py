@@ -288,7 +288,24 @@ def quick_play(user: User) -> Table:
             allow_bots=True,
         )
         games.sit(user, table.pk)
+    deal_at_once(table.pk, user)
     return table
+
+
+def deal_at_once(table_id: int, user: User) -> bool:
+    """A quick-play table waits for nobody (docs/rules.md, "When a round starts"): its
+    bots take every free seat and the cards are dealt now, not after the bots' wait and
+    the start countdown. Returns whether it dealt; if not (no bot could sit), the table
+    goes on the usual way (its bots' wait, then the visible countdown)."""
+    try:
+        with transaction.atomic():  # a savepoint: bots seated without a deal stay unseated
+            if len(fill_table(table_id, [user.pk])) == 0:
+                return False
+            games.start_round(user, table_id)
+    except GameError as exc:
+        logger.warning("quick play table %s not dealt at once: %s", table_id, exc.code)
+        return False
+    return True
 
 
 @transaction.atomic

@@ -15,6 +15,21 @@ def test_quick_play_opens_a_bot_table_the_player_can_afford_and_seats_them(perso
     assert Seat.objects.get(user=person).table == table
 
 
+def test_quick_play_seats_bots_and_deals_at_once_without_a_countdown(person):
+    # docs/rules.md: a quick-play table (one person and the site's bots) waits for nobody.
+    from bots import selectors
+    from games.models import Round, RoundState
+
+    table = services.quick_play(person)
+    table.refresh_from_db()
+    assert selectors.seated_bots(table).count() == table.seats - 1
+    round_ = Round.objects.get(table=table)
+    assert round_.state == RoundState.ARRANGING
+    assert round_.players.filter(user=person).exists()
+    assert round_.players.count() == table.seats
+    assert table.start_at is None  # dealt: no countdown left to wait for
+
+
 def test_quick_play_joins_a_bot_table_where_someone_is_waiting(person, make_user, bot_table):
     games.sit(person, bot_table.pk)
     other = make_user("binh")
