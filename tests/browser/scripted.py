@@ -196,6 +196,20 @@ class Table:
         }  # fmt: skip
 
 
+SOCKETS: dict[int, list[Any]] = {}
+"""Every scripted socket a page opened (by ``id(page)``), the latest last."""
+
+
+def reopened(page: Any, before: Any) -> Any:
+    """The socket the page opens after ``before`` (a reload, a reconnect)."""
+    sockets = SOCKETS[id(page)]
+    for _ in range(200):
+        if sockets and sockets[-1] is not before:
+            return sockets[-1]
+        page.wait_for_timeout(50)
+    raise AssertionError("the page opened no new websocket")
+
+
 def open_scripted_table(pages: Any, username: str, viewport: dict[str, int],
                         name: str) -> tuple[Any, Any, Table, list[dict[str, Any]]]:  # fmt: skip
     """A logged-in page at a new table whose websocket the test answers."""
@@ -214,6 +228,7 @@ def open_scripted_table(pages: Any, username: str, viewport: dict[str, int],
         ws.on_message(reply)
 
     page = pages.login(username, viewport)
+    SOCKETS[id(page)] = sockets
     page.route_web_socket(re.compile(r".*/ws/tables/\d+/$"), answer)
     page.fill("#id_name", name)
     page.uncheck("#id_sit_down")  # the socket is scripted: nobody needs a real seat

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from tests.browser.conftest import SIZES, axe_violations
-from tests.browser.scripted import MINE, STAKE, open_scripted_table, send
+from tests.browser.scripted import MINE, STAKE, open_scripted_table, reopened, send
 from tests.browser.test_table_layout import IDS
 
 # MINE laid out so that chi 2 (two pairs) beats chi 1 (high card): binh lủng.
@@ -236,3 +236,64 @@ def test_suggestions_open_over_the_hand_with_xong_in_reach(  # type: ignore[no-u
     page.click("#submit")  # legal: sent at once
     page.wait_for_function("document.querySelector('#submit').textContent.includes('✓')")
     assert [s["chi"] for s in submits(received)] == [SUGGESTIONS["suggestions"][0]["chi"]]
+
+
+def played_for(page: Any, stakes_in: str) -> None:
+    """Reload the table page as a table played for ``stakes_in`` (a tournament's chips, an
+    arena's points): the page names its unit from its config, as the server renders it."""
+
+    def rewrite(route: Any) -> None:
+        response = route.fetch()
+        body = response.text().replace('"stakes_in": "xu"', f'"stakes_in": "{stakes_in}"')
+        route.fulfill(response=response, body=body)
+
+    page.route(re.compile(r".*/tables/\d+/$"), rewrite)
+    page.reload()
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("viewport", SIZES, ids=IDS)
+def test_a_hold_reads_as_still_yours_with_what_the_round_can_cost(  # type: ignore[no-untyped-def]
+    pages, shoot, viewport
+) -> None:
+    size = size_name(viewport)
+    page, ws, table, _ = open_scripted_table(pages, "em", viewport, f"Bàn giữ {size}")
+    # The deal held 540 of my xu: the wallet says 4.600, the seat 4.600 (as the server does).
+    send(ws, table.snapshot(table.arranging_round()))
+    page.wait_for_function("document.querySelectorAll('#me button.pcard').length === 13")
+    header = page.locator("[data-testid=header-balance]").inner_text()
+    assert header == "5.140 xu"  # all of it is still mine
+    assert page.locator("[data-testid=header-in-play]").inner_text() == "gồm 540 đang giữ"
+    assert page.locator("#me .balance").inner_text() == "5.140 xu"
+    assert "thua tối đa 540 xu" in page.locator("#me [data-testid=at-risk]").inner_text()
+    shoot(page, f"phone-hold-{size}", [viewport])
+    # Settled: nothing held any more, the header is the wallet.
+    settled = table.snapshot(table.settled_round(my_xu=90))
+    settled["seats"][0]["balance"] = 4690  # the wallet, now that the round is paid
+    send(ws, settled)
+    page.wait_for_selector("#summary:visible")
+    assert page.locator("[data-testid=header-balance]").inner_text() == "4.690 xu"
+    assert page.locator("[data-testid=header-in-play]").is_hidden()
+
+
+@pytest.mark.browser
+def test_a_tournament_seat_shows_its_stack_and_an_arena_seat_no_chips(pages) -> None:  # type: ignore[no-untyped-def]
+    page, ws, table, _ = open_scripted_table(pages, "em", SIZES[1], "Bàn chip")
+    played_for(page, "chips")
+    ws = reopened(page, ws)
+    round_ = table.arranging_round()
+    round_["players"][0]["hold"] = 999
+    snapshot = table.snapshot(round_)
+    snapshot["seats"][0]["balance"] = 1000  # chips are not moved at the deal
+    send(ws, snapshot)
+    page.wait_for_function("document.querySelectorAll('#me button.pcard').length === 13")
+    assert page.locator("#me .balance").inner_text() == "1.000 chip"
+    assert "thua tối đa 999 chip" in page.locator("#me [data-testid=at-risk]").inner_text()
+    assert "đặt cược" not in page.locator("#felt").inner_text()
+
+    played_for(page, "points")
+    ws = reopened(page, ws)
+    send(ws, table.snapshot(table.arranging_round()))
+    page.wait_for_function("document.querySelectorAll('#me button.pcard').length === 13")
+    assert page.locator("#me [data-testid=at-risk]").count() == 0  # a points table holds nothing
+    assert "chip" not in page.locator("#felt").inner_text()

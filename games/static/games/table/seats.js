@@ -96,12 +96,21 @@ function seatHead(seat, player) {
       who.append(card);
     }
   }
-  if (hasBalance()) who.append(el("span", "balance", `${xu(seat.balance)} ${unit()}`));
   const live = state.round && (state.round.state === "arranging" || state.round.state === "showdown");
-  if (seat.user === config.user) setHeaderInPlay(live && player ? player.hold : 0);
-  if (live && player && player.hold > 0 && seat.user === config.user) {
-    // The wallet shows what is left; say where the rest is until the round is paid.
-    who.append(el("span", "held", fmt(inXu() ? gettext("%(x)s xu held for this round") : gettext("%(x)s chips at risk this round"), { x: xu(player.hold) })));
+  // Xu held at the deal are still the player's until the settlement: the seat shows them
+  // with the wallet (chips are not moved at the deal; a points table holds nothing).
+  const held = live && player && inXu() ? player.hold : 0;
+  if (hasBalance()) {
+    const balance = el("span", "balance", `${xu(seat.balance + held)} ${unit()}`);
+    balance.dataset.balance = String(seat.balance + held);
+    who.append(balance);
+  }
+  if (seat.user === config.user) setHeaderInPlay(held);
+  if (live && player && player.hold > 0 && seat.user === config.user && hasBalance()) {
+    // What this round can cost at most (the hold), in the table's unit: not money gone.
+    const risk = el("span", "held", fmt(gettext("this round: you lose at most %(x)s %(unit)s"), { x: xu(player.hold), unit: unit() }));
+    risk.dataset.testid = "at-risk";
+    who.append(risk);
   }
   const [kind, label] = seatStatus(seat, player);
   const badge = el("span", `badge status-${kind}`, label);
