@@ -23,6 +23,7 @@ from games.models import (
     DuplicateBoard,
     PlayerStatus,
     Round,
+    RoundEvent,
     RoundPlayer,
     RoundState,
     Seat,
@@ -712,6 +713,8 @@ def table_snapshot(table: Table, user: User | None) -> dict[str, Any]:
             "rules": table.rules.to_dict(),
         },
         "start_at": table.start_at.isoformat() if table.start_at else None,
+        # Between rounds: who said ready, who asked to wait (games.services.between).
+        "between": between_view(table, current),
         "seats": seats,
         "you": {
             "user": user.pk if user else None,
@@ -719,6 +722,27 @@ def table_snapshot(table: Table, user: User | None) -> dict[str, Any]:
         },
         "round": round_view(current, user) if current is not None else None,
     }
+
+
+BETWEEN_KINDS = ("wait", "ready")
+"""The round log's entries of games.services.between."""
+
+
+def between_view(table: Table, latest: Round | None) -> dict[str, Any] | None:
+    """Who has said ready and who asked to wait since ``latest`` ended (user ids), while the
+    next deal is counted down; None otherwise (a round is played, or no deal is due)."""
+    if latest is None or not latest.is_finished or table.start_at is None:
+        return None
+    ready: list[int] = []
+    waited: list[int] = []
+    rows = RoundEvent.objects.filter(round=latest, kind__in=BETWEEN_KINDS).order_by("seq")
+    for kind, user_id in rows.values_list("kind", "user_id"):
+        if kind == "wait":  # asking to wait takes back an earlier "ready"
+            waited.append(user_id)
+            ready = [u for u in ready if u != user_id]
+        elif user_id not in ready:
+            ready.append(user_id)
+    return {"round": latest.pk, "ready": ready, "waited": waited}
 
 
 def verify_round(round_: Round) -> None:

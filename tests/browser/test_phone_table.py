@@ -297,3 +297,225 @@ def test_a_tournament_seat_shows_its_stack_and_an_arena_seat_no_chips(pages) -> 
     page.wait_for_function("document.querySelectorAll('#me button.pcard').length === 13")
     assert page.locator("#me [data-testid=at-risk]").count() == 0  # a points table holds nothing
     assert "chip" not in page.locator("#felt").inner_text()
+
+
+def chi_pair(a: int, b: int, detail: list[tuple[int | None, int, str | None, str]],
+             scoop: dict[str, Any] | None = None) -> dict[str, Any]:  # fmt: skip
+    """A settlement pair (docs/rules.md "Settlement"): per chi (winner, units from a's
+    side, bonus, reason), the scoop's multiplier applied to the whole pair."""
+    units = sum(u for _w, u, _b, _r in detail) * (scoop["x"] if scoop else 1)
+    return {
+        "a": str(a), "b": str(b), "kind": "chi", "chi": [u for _w, u, _b, _r in detail],
+        "scoop": scoop, "units": units, "xu": units * STAKE, "capped": False,
+        "chi_detail": [
+            {"winner": None if w is None else str(w), "units": u, "bonus": bonus, "reason": r}
+            for w, u, bonus, r in detail
+        ],
+    }  # fmt: skip
+
+
+def four_player_settlement(table: Any) -> dict[str, Any]:
+    """I (seat 0) win chi 1 and 2 from Máy Một, scoop Nguyễn… (sập 3 chi, ×1 in portal,
+    with a full house bonus in chi 2) and break even with Máy Ba (a tie, a loss, a win)."""
+    won, lost, tie = ("compare", "compare", "tie")
+    pairs = [
+        chi_pair(0, 1, [(0, 1, None, won), (0, 1, None, won), (1, -1, None, lost)]),
+        chi_pair(
+            0, 2, [(0, 1, None, won), (0, 2, "full_house_chi2", won), (0, 1, None, won)],
+            scoop={"loser": "2", "kind": "one", "x": 1},
+        ),
+        chi_pair(0, 3, [(None, 0, None, tie), (3, -1, None, lost), (0, 1, None, won)]),
+        chi_pair(1, 2, [(1, 1, None, won), (2, -1, None, lost), (1, 1, None, won)]),
+        chi_pair(1, 3, [(3, -1, None, lost), (3, -1, None, lost), (1, 1, None, won)]),
+        chi_pair(2, 3, [(3, -1, None, lost), (2, 1, None, won), (3, -1, None, lost)]),
+    ]  # fmt: skip
+    round_ = table.settled_round(my_xu=50)
+    summary = round_["summary"]
+    summary["pairs"] = pairs
+    summary["scoops"] = [{"loser": 2, "kind": "one", "x": 1, "by": [0], "xu": 0}]
+    totals = dict.fromkeys(range(4), 0)
+    for pair in pairs:
+        totals[int(pair["a"])] += pair["xu"]
+        totals[int(pair["b"])] -= pair["xu"]
+    for row in summary["players"]:
+        row["xu"] = totals[row["position"]]
+        row["scooped"] = "one" if row["position"] == 2 else None
+    return round_
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("viewport", SIZES, ids=IDS)
+def test_the_summary_breaks_the_result_down_per_opponent_and_says_why_a_scoop_counts(  # type: ignore[no-untyped-def]
+    pages, shoot, viewport
+) -> None:
+    size = size_name(viewport)
+    page, ws, table, received = open_scripted_table(pages, "em", viewport, f"Bàn tổng {size}")
+    round_ = four_player_settlement(table)
+    send(ws, table.snapshot(round_, start_at=None), table.countdown(30))
+    page.wait_for_selector("[data-testid=versus] li")
+    lines = page.locator("[data-testid=versus] li.versus-line")
+    assert lines.count() == 3  # one per opponent
+    totals = [int(lines.nth(i).get_attribute("data-total")) for i in range(3)]
+    assert sum(totals) == 50 == int(page.locator("#summary tr.is-you").get_attribute("data-xu"))
+    scooped = page.locator("[data-testid=versus] li[data-opponent='2']").inner_text()
+    assert "Chi 2 +20 (Cù lũ chi giữa ×2)" in scooped
+    assert "sập 3 chi ×1" in scooped
+    assert "không nhân thêm" in scooped  # why ×1 adds nothing here, in words
+    assert "hòa" in page.locator("[data-testid=versus] li[data-opponent='3']").inner_text()
+    assert "sập 3 chi ×1" in page.locator("#summary tbody").inner_text()
+    # The countdown to the next deal is on the summary, and Ready asks for it now.
+    page.wait_for_function(
+        "/bắt đầu sau \\d+ giây/.test(document.getElementById('summary-next').textContent)"
+    )
+    assert page.evaluate(REACHABLE, "#ready-button") in ("ok", "off screen")
+    page.locator("#ready-button").scroll_into_view_if_needed()
+    assert page.evaluate(REACHABLE, "#ready-button") == "ok"
+    assert page.locator("#wait-button").count() == 0  # a public table: no waiting for one
+    shoot(page, f"phone-summary-{size}", [viewport])
+    assert axe_violations(page) == []
+    # No column of the summary is cut off (the rating included).
+    clipped = page.evaluate(
+        """() => {
+          const box = document.querySelector('#summary .table-scroll');
+          const page = document.documentElement.scrollWidth > innerWidth;
+          return page || box.scrollWidth > box.clientWidth + 1;
+        }"""
+    )
+    assert not clipped
+    page.click("#ready-button")
+    for _ in range(50):
+        if any(m.get("type") == "ready" for m in received):
+            break
+        page.wait_for_timeout(50)
+    assert next(m for m in received if m.get("type") == "ready")["round"] == table.round_id
+
+
+@pytest.mark.browser
+def test_heads_up_a_scoop_is_sap_lang_and_the_summary_says_so(pages) -> None:  # type: ignore[no-untyped-def]
+    page, ws, table, _ = open_scripted_table(pages, "em", SIZES[1], "Bàn hai người")
+    table.others = table.others[:1]
+    round_ = table.settled_round(my_xu=90)
+    pair = chi_pair(
+        0, 1, [(0, 1, None, "compare")] * 3, scoop={"loser": "1", "kind": "all", "x": 3}
+    )
+    round_["summary"]["pairs"] = [pair]
+    round_["summary"]["scoops"] = [{"loser": 1, "kind": "all", "x": 3, "by": [0], "xu": 60}]
+    send(ws, table.snapshot(round_))
+    page.wait_for_selector("[data-testid=versus] li")
+    text = page.locator("[data-testid=versus] li").inner_text()
+    assert "+90 xu" in text and "sập làng ×3 +60" in text
+    assert "đối thủ duy nhất" in text  # one opponent lost to is every opponent
+
+
+@pytest.mark.browser
+def test_at_a_private_table_a_player_may_ask_the_table_to_wait(pages) -> None:  # type: ignore[no-untyped-def]
+    page, ws, table, received = open_scripted_table(pages, "em", SIZES[1], "Bàn riêng chờ")
+    snap = table.snapshot(table.settled_round(), start_at=None)
+    snap["info"]["private"] = True
+    send(ws, snap, table.countdown(12))
+    page.wait_for_selector("#wait-button")
+    page.click("#wait-button")
+    for _ in range(50):
+        if any(m.get("type") == "wait" for m in received):
+            break
+        page.wait_for_timeout(50)
+    assert [m["round"] for m in received if m.get("type") == "wait"] == [table.round_id]
+    # The server's answer: the deal later, and who asked (the button is gone for me).
+    later = table.countdown(30)
+    later["between"] = {"round": table.round_id, "ready": [], "waited": [table.me]}
+    send(ws, later)
+    page.wait_for_selector("#wait-button", state="detached")
+    assert "bạn" in page.locator("#between-who").inner_text()
+
+
+# For each opponent's revealed chi: where its hand name sits against its own cards ("below"
+# or "right"), and whether the name stays inside its own chi's box.
+NAME_PLACES = """
+() => [...document.querySelectorAll('#opponents .seat')].map((seat) =>
+  [...seat.querySelectorAll('.mini-row')].map((row) => {
+    const cards = row.querySelector('.mini-cards').getBoundingClientRect();
+    const name = row.querySelector('.hand-name');
+    if (!name) return 'no name';
+    const n = name.getBoundingClientRect();
+    const r = row.getBoundingClientRect();
+    const inside = n.top >= r.top - 0.5 && n.bottom <= r.bottom + 0.5;
+    if (!inside) return 'outside';
+    if (n.top >= cards.bottom - 1) return 'below';
+    if (n.left >= cards.right - 1) return 'right';
+    return 'overlap';
+  }))
+"""
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("viewport", SIZES, ids=IDS)
+def test_each_opponents_hand_name_sits_with_its_own_cards(pages, shoot, viewport) -> None:  # type: ignore[no-untyped-def]
+    size = size_name(viewport)
+    page, ws, table, _ = open_scripted_table(pages, "em", viewport, f"Bàn tên {size}")
+    round_ = table.arranging_round()
+    round_.update(state="showdown", revealed=3)
+    round_["you"]["arrangement"] = LEGAL
+    round_["reveal"] = table.reveal(3)
+    send(ws, table.snapshot(round_))
+    page.wait_for_function(
+        "document.querySelectorAll('#opponents .mini-row .hand-name').length === 9"
+    )
+    places = page.evaluate(NAME_PLACES)
+    assert len(places) == 3
+    for seat in places:
+        assert len(set(seat)) == 1, places  # the same place for chi 1, 2 and 3
+        assert seat[0] in ("below", "right"), places
+    gaps = page.evaluate(
+        """() => [...document.querySelectorAll('#opponents .seat')].map((seat) => {
+          const rows = [...seat.querySelectorAll('.mini-row')]
+            .map((r) => r.getBoundingClientRect());
+          return Math.min(...rows.slice(1).map((r, i) => r.top - rows[i].bottom));
+        })"""
+    )
+    assert min(gaps) >= 3, gaps  # each chi is a box of its own, apart from the next
+    shoot(page, f"phone-showdown-names-{size}", [viewport])
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("viewport", SIZES, ids=IDS)
+def test_the_showdown_shows_each_chi_on_the_seats_with_coins_between_them(  # type: ignore[no-untyped-def]
+    pages, shoot, viewport
+) -> None:
+    size = size_name(viewport)
+    page, ws, table, _ = open_scripted_table(pages, "em", viewport, f"Bàn so {size}")
+    round_ = table.arranging_round()
+    round_["you"]["arrangement"] = LEGAL
+    send(ws, table.snapshot(round_))
+    page.wait_for_function("document.querySelectorAll('#me button.pcard').length === 13")
+    send(ws, table.reveal(1))
+    page.wait_for_selector("#opponents .pair-chip[data-chi='1']")
+    chips = page.eval_on_selector_all(
+        "#opponents .pair-chip", "cs => cs.map((c) => Number(c.dataset.xu))"
+    )
+    # I won chi 1 from each of the three (the scripted pairs): −10 on each of their seats,
+    # the same numbers as the pair list, and what my row says I won.
+    assert chips == [-STAKE] * 3
+    assert page.locator("#row-1-result").inner_text() == f"+{3 * STAKE} xu"
+    page.wait_for_selector(".coin", state="attached")  # xu move between the seats
+    shoot(page, f"phone-showdown-chi1-{size}", [viewport])
+    reveal = table.reveal(3)
+    reveal["scoops"] = [{"loser": 3, "kind": "one", "x": 1, "by": [0], "xu": 0}]
+    send(ws, table.reveal(2), reveal)
+    page.wait_for_selector("#moment:visible")
+    assert page.locator("#moment").inner_text().startswith("Sập 3 chi!")
+    shoot(page, f"phone-showdown-moment-{size}", [viewport])
+
+
+@pytest.mark.browser
+def test_under_reduced_motion_the_showdown_is_calm_and_says_the_same(pages) -> None:  # type: ignore[no-untyped-def]
+    page, ws, table, _ = open_scripted_table(pages, "em", SIZES[1], "Bàn êm")
+    page.emulate_media(reduced_motion="reduce")
+    round_ = table.arranging_round()
+    round_["you"]["arrangement"] = LEGAL
+    send(ws, table.snapshot(round_), table.reveal(1))
+    page.wait_for_selector("#opponents .pair-chip[data-chi='1']")
+    assert page.locator(".coin").count() == 0
+    reveal = table.reveal(2)
+    send(ws, reveal)
+    page.wait_for_selector("#opponents .pair-chip[data-chi='2']")
+    assert page.locator(".coin").count() == 0

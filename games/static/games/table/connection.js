@@ -81,10 +81,12 @@ const EVENTS = {
   },
   countdown(e) {
     state.startAt = e.start_at;
+    if ("between" in e) state.between = e.between; // who is ready, who asked to wait
   },
   round_started(e) {
     const mine = e.players.find((p) => p.user === config.user);
     state.startAt = null;
+    state.between = null;
     for (const p of e.players) {
       // The deal moved each player's hold out of the wallet (a snapshot already shows it).
       const seat = state.seats.find((s) => s.user === p.user);
@@ -154,6 +156,7 @@ const EVENTS = {
     if (!state.round || state.round.id !== e.round) return requestSnapshot();
     state.round.state = "settled";
     state.round.deadline = null;
+    state.between = null;
     state.round.summary = e;
     for (const row of e.players) {
       const seat = state.seats.find((s) => s.user === row.user);
@@ -166,6 +169,7 @@ const EVENTS = {
     if (!state.round || state.round.id !== e.round) return requestSnapshot();
     state.round.state = "cancelled";
     state.round.deadline = null;
+    state.between = null;
     state.round.voided = e;
     for (const row of e.players) {
       const seat = state.seats.find((s) => s.user === row.user);
@@ -184,6 +188,7 @@ function applySnapshot(snap) {
   state.seats = snap.seats;
   state.you = snap.you;
   state.startAt = snap.start_at;
+  state.between = snap.between || null;
   const previous = state.round;
   state.round = snap.round;
   if (state.round && previous && previous.id !== state.round.id) board.roundId = null;

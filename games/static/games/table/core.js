@@ -30,6 +30,7 @@ export const state = {
   seats: [],
   you: { user: config.user, seated: false },
   startAt: null,
+  between: null, // who said ready / asked to wait for the next deal (games.services.between)
   round: null,
   connected: false,
   submitting: false,

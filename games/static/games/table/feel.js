@@ -3,9 +3,11 @@
 // user (on the account, so a new device starts muted too; localStorage is the instant local
 // copy); the deal and the chi-by-chi flip (CSS, off under prefers-reduced-motion); and
 // bringing my cards, the clock and Xong into view when the cards arrive.
+import { instantName } from "../hands.js";
 import {
-  $, config, deadline, gettext, myRound, now, on, reducedMotion, state,
+  $, config, deadline, fmt, gettext, myRound, now, on, reducedMotion, state,
 } from "./core.js";
+import { nameOf } from "./seats.js";
 
 const MUTE_KEY = `maubinh:sound:${config.user}`;
 // The account's choice, as the server rendered this page, wins over this browser's copy
@@ -145,7 +147,11 @@ on("warning", () => {
 });
 
 on("event", (event) => {
-  if (event.type === "reveal") play("reveal");
+  if (event.type === "reveal") {
+    play("reveal");
+    showMoment(event);
+    requestAnimationFrame(() => moveCoins(event.revealed));
+  }
   if (event.type === "settled") {
     const me = event.players.find((p) => p.user === config.user);
     if (me && me.xu > 0) play("win");
@@ -153,4 +159,60 @@ on("event", (event) => {
   }
 });
 
+// --- the showdown's moments: instant wins and scoops, and xu moving between seats ---------
 
+let momentTimer = null;
+
+/** Mậu binh and sập are moments of their own: a banner over the felt for a few seconds
+ * (still, without its entrance, under reduced motion). */
+function showMoment(reveal) {
+  const lines = [];
+  if (reveal.revealed === 0) {
+    for (const win of reveal.instants || []) lines.push(fmt(gettext("Mậu binh! %(name)s: %(kind)s"), { name: nameOf(win.position), kind: instantName(win.kind) }));
+  }
+  if (reveal.revealed === 3) {
+    for (const scoop of reveal.scoops || []) {
+      const text = scoop.kind === "all" ? gettext("Sập làng! %(name)s lost all three chi to everyone (×%(x)s)") : gettext("Sập 3 chi! %(name)s lost all three chi (×%(x)s)");
+      lines.push(fmt(text, { name: nameOf(scoop.loser), x: scoop.x }));
+    }
+  }
+  if (!lines.length) return;
+  const box = $("moment");
+  box.replaceChildren(...lines.map((text) => {
+    const line = document.createElement("p");
+    line.textContent = text;
+    return line;
+  }));
+  box.dataset.kind = reveal.revealed === 3 ? "scoop" : "instant";
+  box.hidden = false;
+  box.classList.toggle("calm", reducedMotion());
+  clearTimeout(momentTimer);
+  momentTimer = setTimeout(() => { box.hidden = true; }, 3000);
+}
+
+/** A coin flies from the seat that lost a chi to the seat that won it (me or an opponent);
+ * none under reduced motion, where the seats' numbers say the same. */
+function moveCoins(chi) {
+  if (reducedMotion() || chi < 1) return;
+  const mine = document.querySelector("#me .seat-head");
+  if (!mine) return;
+  for (const chip of document.querySelectorAll(`#opponents .pair-chip[data-chi="${chi}"]`)) {
+    const amount = Number(chip.dataset.xu);
+    if (!amount) continue;
+    const seat = chip.closest(".seat");
+    const [from, to] = amount < 0 ? [seat, mine] : [mine, seat];
+    const a = from.getBoundingClientRect();
+    const b = to.getBoundingClientRect();
+    const coin = document.createElement("span");
+    coin.className = "coin";
+    coin.setAttribute("aria-hidden", "true");
+    coin.style.left = `${a.left + a.width / 2 - 10}px`;
+    coin.style.top = `${a.top + a.height / 2 - 10}px`;
+    document.body.append(coin);
+    requestAnimationFrame(() => {
+      coin.style.transform = `translate(${b.left - a.left + (b.width - a.width) / 2}px, ${b.top - a.top + (b.height - a.height) / 2}px)`;
+      coin.classList.add("moving");
+    });
+    setTimeout(() => coin.remove(), 1200);
+  }
+}

@@ -155,9 +155,29 @@ function seatHand(player) {
     }
     wrap.append(line);
   });
+  const chip = pairChip(reveal, position);
+  if (chip) wrap.append(chip);
   if (reveal && reveal.fouls.includes(position)) wrap.append(el("span", "badge danger", gettext("Binh lủng")));
   if (reveal && (reveal.auto_arranged || {})[position]) wrap.append(autoArrangedBadge(reveal.auto_arranged[position]));
   return wrap;
+}
+
+/** The chi just shown between this opponent and me, where they sit: what moved between
+ * our seats (from their side: "−10" went from them to me), the same number as the list's. */
+function pairChip(reveal, position) {
+  const mine = state.round && state.round.you;
+  if (!reveal || reveal.withheld || !mine || position === mine.position) return null;
+  const n = reveal.revealed;
+  const chi = n >= 1 ? reveal.chi[n - 1] : null;
+  const pair = chi && chi.pairs.find((p) => (p.a === position && p.b === mine.position) || (p.b === position && p.a === mine.position));
+  if (!pair) return null;
+  const theirs = pair.a === position ? pair.xu : -pair.xu;
+  const chip = el("span", `pair-chip ${theirs > 0 ? "win" : theirs < 0 ? "lose" : "even"}`);
+  chip.dataset.chi = String(n);
+  chip.dataset.xu = String(theirs);
+  chip.append(el("span", "pair-chip-label", fmt(gettext("Chi %(n)s with you"), { n })));
+  chip.append(el("b", "", `${signed(theirs)} ${unit()}`));
+  return chip;
 }
 
 /** Net xu of a round's player over the chi revealed so far (sập once every chi is shown; before limits). */
