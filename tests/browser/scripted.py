@@ -196,6 +196,10 @@ class Table:
         }  # fmt: skip
 
 
+FONT_LOADED = """() => document.fonts.status === 'loaded' && [...document.fonts]
+  .some((f) => f.family.includes('Be Vietnam Pro') && f.status === 'loaded')"""
+"""The site's font (static/fonts/be-vietnam-pro) has arrived and nothing else is loading."""
+
 SOCKETS: dict[int, list[Any]] = {}
 """Every scripted socket a page opened (by ``id(page)``), the latest last."""
 
@@ -235,6 +239,9 @@ def open_scripted_table(pages: Any, username: str, viewport: dict[str, int],
     page.click("#create-button")
     page.wait_for_url(re.compile(r".*/tables/\d+/$"))
     config = json.loads(page.locator("#table-config").inner_text())
+    # The site's own font is in (static/fonts): every layout is measured in it, whatever
+    # fonts the machine has.
+    page.wait_for_function(FONT_LOADED)
     for _ in range(100):
         if sockets:
             break
