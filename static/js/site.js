@@ -5,9 +5,8 @@ const toggle = header && header.querySelector(".menu-toggle");
 const nav = header && header.querySelector(".site-nav");
 
 if (header && toggle && nav) {
-  // With this script the nav folds behind the button on narrow screens (CSS decides when).
-  header.classList.add("has-menu");
-  toggle.hidden = false;
+  // The nav is folded behind the button on narrow screens from the first paint (base.html,
+  // CSS decides when); this script opens and closes it.
   const setOpen = (open) => {
     toggle.setAttribute("aria-expanded", String(open));
     header.classList.toggle("menu-open", open);
