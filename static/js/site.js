@@ -29,3 +29,10 @@ for (const form of document.querySelectorAll("form[data-submit-once]")) {
 for (const select of document.querySelectorAll("select[data-submit-on-change]")) {
   select.addEventListener("change", () => select.form.requestSubmit());
 }
+
+// The installable web app: a service worker that keeps only the offline page and the
+// hashed static files (maubinh_site/pwa.py). Nothing depends on it.
+const worker = document.documentElement.dataset.sw;
+if (worker && "serviceWorker" in navigator) {
+  navigator.serviceWorker.register(worker).catch(() => { /* private mode, or refused: the site works without */ });
+}
