@@ -6,7 +6,7 @@ from django.views.generic import RedirectView
 from django.views.i18n import JavaScriptCatalog
 
 from games import views as game_views
-from maubinh_site import pwa
+from maubinh_site import inbox, pwa
 from maubinh_site.health import healthz
 
 
@@ -32,6 +32,9 @@ urlpatterns = [
     path("sw.js", pwa.service_worker, name="service_worker"),
     path("manifest.webmanifest", pwa.manifest, name="manifest"),
     path("offline/", pwa.offline, name="offline"),
+    # One inbox over moderation's and social's notices (maubinh_site/inbox.py).
+    path("inbox/", inbox.inbox, name="inbox"),
+    path("inbox/unread/", inbox.unread, name="inbox_unread"),
     path("accounts/", include("accounts.urls")),
     path("xu/", include("ledger.urls")),
     path("moderation/", include("moderation.urls")),

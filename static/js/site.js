@@ -1,4 +1,6 @@
-// Every page: the phone menu, and forms that must not be sent twice. No inline handlers (CSP).
+// Every page: the phone menu, forms that must not be sent twice, the inbox's live count, the
+// notifications switch and the service worker. No inline handlers (CSP).
+import { bindSwitches, notifyAway } from "./notify.js";
 
 const header = document.querySelector("[data-menu]");
 const toggle = header && header.querySelector(".menu-toggle");
@@ -36,3 +38,39 @@ const worker = document.documentElement.dataset.sw;
 if (worker && "serviceWorker" in navigator) {
   navigator.serviceWorker.register(worker).catch(() => { /* private mode, or refused: the site works without */ });
 }
+
+// --- The inbox's unread count, live (maubinh_site/inbox.py `unread`) --------------------------
+// Polled while a player is logged in; a notice newer than the last one seen is also told
+// to a player whose tab is in the background (when they turned notifications on).
+const unreadUrl = document.body.dataset.inboxUnread;
+const SEEN = `maubinh:inbox-seen:${document.body.dataset.user || ""}`;
+const POLL_MS = 20_000;
+
+async function refreshInbox() {
+  let data;
+  try {
+    const response = await fetch(unreadUrl, { headers: { Accept: "application/json" }, credentials: "same-origin" });
+    if (!response.ok) return;
+    data = await response.json();
+  } catch {
+    return; // offline for a moment: the count stays as it was
+  }
+  for (const badge of document.querySelectorAll("[data-inbox-count]")) {
+    badge.textContent = String(data.unread);
+    badge.hidden = !data.unread;
+  }
+  // What is older than the first answer this browser had is not news (server times).
+  const seen = localStorage.getItem(SEEN);
+  if (!seen) localStorage.setItem(SEEN, data.now);
+  const latest = data.latest;
+  if (!latest || !seen || latest.at <= seen) return;
+  localStorage.setItem(SEEN, latest.at);
+  notifyAway("Mậu Binh Online", latest.message, { url: latest.url, tag: latest.key });
+}
+
+if (unreadUrl) {
+  refreshInbox();
+  setInterval(refreshInbox, POLL_MS);
+  document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible") refreshInbox(); });
+}
+bindSwitches();

@@ -8,6 +8,8 @@ import {
   $, config, deadline, fmt, gettext, myRound, now, on, reducedMotion, state,
 } from "./core.js";
 import { nameOf } from "./seats.js";
+import { deadlineNote } from "../draft.js";
+import { notifyAway } from "../../js/notify.js";
 
 const MUTE_KEY = `maubinh:sound:${config.user}`;
 // The account's choice, as the server rendered this page, wins over this browser's copy
@@ -98,6 +100,10 @@ let dealing = null;
 
 on("dealt", ({ fresh }) => {
   if (fresh) play("deal");
+  // A player whose tab is in the background learns of the deal (notifications on only).
+  if (fresh && state.round) {
+    notifyAway(gettext("Your cards are dealt"), fmt(gettext("Round %(n)s: arrange your cards."), { n: state.round.number }), { url: location.href, tag: `deal-${config.table}` });
+  }
   // After this render: bring my cards, the clock and the buttons on screen together.
   requestAnimationFrame(() => {
     bringIntoView();
@@ -140,10 +146,11 @@ on("tick", () => {
 
 // The deadline warning (table/center.js) has its own cue, once a round.
 let warned = null;
-on("warning", () => {
+on("warning", (warn) => {
   if (!state.round || warned === state.round.id) return;
   warned = state.round.id;
   play("warn");
+  notifyAway(fmt(gettext("%(n)s seconds left"), { n: warn.seconds }), deadlineNote(warn.outcome), { url: location.href, tag: `deadline-${config.table}` });
 });
 
 on("event", (event) => {
