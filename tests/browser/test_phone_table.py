@@ -473,6 +473,21 @@ def test_each_opponents_hand_name_sits_with_its_own_cards(pages, shoot, viewport
         })"""
     )
     assert min(gaps) >= 3, gaps  # each chi is a box of its own, apart from the next
+    # A name is nearer its own cards than the next chi's: it never reads as their label.
+    distances = page.evaluate(
+        """() => [...document.querySelectorAll('#opponents .seat')].flatMap((seat) => {
+          const rows = [...seat.querySelectorAll('.mini-row')];
+          return rows.slice(0, -1).map((row, i) => {
+            const own = row.querySelector('.mini-cards').getBoundingClientRect();
+            const name = row.querySelector('.hand-name').getBoundingClientRect();
+            const next = rows[i + 1].querySelector('.mini-cards').getBoundingClientRect();
+            const mine = Math.max(0, name.top - own.bottom, own.top - name.bottom);
+            return [mine, next.top - name.bottom];
+          });
+        })"""
+    )
+    for own, following in distances:
+        assert following >= 2 * own + 4, distances
     shoot(page, f"phone-showdown-names-{size}", [viewport])
 
 
