@@ -109,18 +109,23 @@ def bots_in_round(round_id: int) -> list[int]:
     )
 
 
-def quick_play_tables(user: User, balance: int) -> QuerySet[Table]:
+def quick_play_tables(
+    user: User, balance: int, deals_by: datetime | None = None
+) -> QuerySet[Table]:
     """Open bot tables this user can afford where they can sit now, those with people first.
 
     A full table counts when a bot there is not playing a round: it gives up its seat
     (``games.services.sit``). Bot-only tables are for bots; a private table is its
-    host's and their guests' (docs/social.md), never offered here.
+    host's and their guests' (docs/social.md), never offered here. With ``deals_by``, only
+    tables whose next deal is counted down to that time at the latest: quick play never
+    seats a player to wait out someone else's round (docs/rules.md, "When a round starts").
     """
     playing = Round.objects.filter(table=OuterRef("pk"), state__in=LIVE_STATES)
+    tables = Table.objects.all()
+    if deals_by is not None:
+        tables = tables.filter(start_at__isnull=False, start_at__lte=deals_by)
     return (
-        Table.objects.filter(
-            is_open=True, is_private=False, allow_bots=True, min_balance__lte=balance
-        )
+        tables.filter(is_open=True, is_private=False, allow_bots=True, min_balance__lte=balance)
         .exclude(bot_only__isnull=False)
         .annotate(
             taken=Count("seat_set"),

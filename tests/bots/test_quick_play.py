@@ -30,11 +30,32 @@ def test_quick_play_seats_bots_and_deals_at_once_without_a_countdown(person):
     assert table.start_at is None  # dealt: no countdown left to wait for
 
 
-def test_quick_play_joins_a_bot_table_where_someone_is_waiting(person, make_user, bot_table):
+def _deal_due_in(table: Table, seconds: float) -> None:
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    Table.objects.filter(pk=table.pk).update(start_at=timezone.now() + timedelta(seconds=seconds))
+
+
+def test_quick_play_joins_a_bot_table_where_someone_is_waiting_for_a_deal_due_now(
+    person, make_user, bot_table
+):
     games.sit(person, bot_table.pk)
+    _deal_due_in(bot_table, 1)
     other = make_user("binh")
     assert services.quick_play(other) == bot_table
     assert Table.objects.count() == 1
+
+
+def test_quick_play_never_seats_a_player_to_wait_out_a_long_countdown(person, make_user, bot_table):
+    # Issue 25 item 10: cards within seconds of the click. A table that deals in 9 s (or
+    # that counts nothing down) is not offered; a new table, dealt at once, is.
+    games.sit(person, bot_table.pk)
+    _deal_due_in(bot_table, 9)
+    table = services.quick_play(make_user("binh"))
+    assert table != bot_table
+    assert table.rounds.filter(state="arranging").exists()
 
 
 def test_quick_play_returns_the_table_a_player_already_sits_at(person, bot_table):
@@ -79,6 +100,7 @@ def test_quick_play_joins_people_at_a_full_bot_table_by_taking_a_bots_seat(
 
     games.sit(person, bot_table.pk)
     services.fill_table(bot_table.pk, [person.pk])
+    _deal_due_in(bot_table, 1)
     friend = make_user("binh")
     assert services.quick_play(friend) == bot_table
     assert selectors.seated_people(bot_table).count() == 2

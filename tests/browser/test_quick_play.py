@@ -6,7 +6,10 @@ import json
 import re
 from typing import Any
 
-from tests.browser.conftest import DESKTOP, PASSWORD
+import pytest
+
+from tests.browser.conftest import CREATE_USERS, DESKTOP, PASSWORD, SIZES
+from tests.browser.test_table_layout import IDS
 
 
 def test_a_new_player_signs_up_presses_quick_play_and_finishes_a_round_against_bots(
@@ -54,3 +57,35 @@ def test_a_new_player_signs_up_presses_quick_play_and_finishes_a_round_against_b
     shoot(page, "quick-play-summary")
     rows = page.locator("#summary tbody tr")
     assert rows.count() == 4
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("viewport", SIZES, ids=IDS)
+def test_quick_play_brings_the_cards_with_the_page_at_every_size(  # type: ignore[no-untyped-def]
+    pages, shoot, viewport
+) -> None:
+    # Issue 25 item 10 at each size: click to cards with no wait for other players.
+    name = f"nhanh{viewport['width']}"
+    pages.site.manage(
+        "shell", "-c", CREATE_USERS.format(users=[(name, name.capitalize())], password=PASSWORD)
+    )
+    page = pages.login(name, viewport)
+    frames: list[dict[str, Any]] = []
+    page.on(
+        "websocket",
+        lambda ws: ws.on(
+            "framereceived",
+            lambda payload: frames.append(json.loads(payload)) if "/ws/tables/" in ws.url else None,
+        ),
+    )
+    page.click("#quick-play")
+    page.wait_for_url(re.compile(r".*/tables/\d+/$"))
+    page.wait_for_function("document.querySelectorAll('#me button.pcard').length === 13")
+    snapshot = next(f for f in frames if f.get("type") == "snapshot")
+    assert snapshot["round"]["state"] == "arranging" and snapshot["round"]["you"]["cards"]
+    assert not [f for f in frames if f.get("type") == "countdown"]
+    shoot(page, f"quick-play-cards-{viewport['width']}x{viewport['height']}", [viewport])
+    # Leave (the forfeit is this test's own xu) so that nothing plays on unwatched.
+    page.click("#leave-button")
+    page.click("#leave-confirm")
+    page.wait_for_url(re.compile(r".*/(lobby/)?$"))
