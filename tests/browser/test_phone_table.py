@@ -569,3 +569,26 @@ def test_the_lobby_and_the_table_do_not_move_while_they_load_on_a_slow_phone(pag
     page.wait_for_timeout(500)
     shifts = page.evaluate("window.__shifts")
     assert sum(s["value"] for s in shifts) < 0.01, ("table", shifts)
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("viewport", SIZES, ids=IDS)
+def test_a_wait_for_bots_is_counted_down_where_the_player_sits(pages, shoot, viewport) -> None:  # type: ignore[no-untyped-def]
+    # Issue 25 item 10: wherever a wait remains, a countdown is visible (here: alone at a
+    # table that lets bots in, until they take the free seats).
+    from tests.browser.scripted import iso
+
+    size = size_name(viewport)
+    page, ws, table, _ = open_scripted_table(pages, "em", viewport, f"Bàn chờ máy {size}")
+    table.others = []
+    snapshot = table.snapshot(None)
+    snapshot["info"].update(allow_bots=True, bot_wait_seconds=8, bots_at=iso(8), taken=1, free=3)
+    send(ws, snapshot)
+    page.wait_for_function(
+        "/sau \\d+ giây/.test(document.getElementById('phase-next').textContent)"
+    )
+    assert "Máy" in page.locator("#phase-next").inner_text()
+    assert page.locator("#clock").is_visible()
+    assert 1 <= int(page.locator("#clock-text").inner_text()) <= 8
+    assert page.evaluate(REACHABLE, "#clock") == "ok"
+    shoot(page, f"phone-bots-wait-{size}", [viewport])

@@ -5,7 +5,7 @@ import {
   $, config, deadline, el, emit, fmt, gettext, myRound, ngettext, now, on, playedIn, send, state,
 } from "./core.js";
 import { board, isDirty, outcomeAtDeadline, othersArranging } from "./arranging.js";
-import { tick } from "./clock.js";
+import { botsDue, tick } from "./clock.js";
 
 /** From this long before the deadline the table says what the deadline will do. */
 export const WARN_MS = 10_000;
@@ -76,6 +76,11 @@ export function renderCenter() {
   } else if (state.startAt) {
     title.textContent = gettext("The round is about to start");
     next.textContent = gettext("Cards are dealt when the clock runs out.");
+  } else if (botsDue() && state.you.seated) {
+    // A wait that remains: the bots' arrival, counted down (the clock shows it too).
+    const seconds = Math.max(1, Math.ceil((botsDue() - now()) / 1000));
+    title.textContent = seated < 2 ? gettext("Waiting for another player") : gettext("Ready");
+    next.textContent = fmt(ngettext("Bots take the free seats in %(n)s second.", "Bots take the free seats in %(n)s seconds.", seconds), { n: seconds });
   } else if (!state.you.seated) {
     title.textContent = gettext("Take a seat to play");
     next.textContent = gettext("Pick a free seat; the round starts when two players are seated.");
@@ -101,9 +106,11 @@ export function renderCenter() {
 let shown = "";
 on("tick", () => {
   const warn = warning();
-  const key = warn ? `${warn.seconds}:${warn.outcome}` : "";
+  const bots = botsDue();
+  const key = warn ? `${warn.seconds}:${warn.outcome}` : bots ? `bots:${Math.ceil((bots - now()) / 1000)}` : "";
   if (key === shown) return;
-  const starting = !shown && !!warn;
+  const wasWarning = shown !== "" && !shown.startsWith("bots:");
+  const starting = !!warn && !wasWarning;
   shown = key;
   renderCenter();
   if (starting) emit("warning", warn);

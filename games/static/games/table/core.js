@@ -31,6 +31,7 @@ export const state = {
   you: { user: config.user, seated: false },
   startAt: null,
   between: null, // who said ready / asked to wait for the next deal (games.services.between)
+  botsAt: null, // when bots take the free seats (a wait the page counts down)
   round: null,
   connected: false,
   submitting: false,
