@@ -28,7 +28,7 @@ CACHED = """async () => {
 def test_a_stranger_sees_a_real_table_and_can_try_a_hand_without_an_account(  # type: ignore[no-untyped-def]
     pages, shoot, viewport
 ) -> None:
-    page = pages.new(viewport, "stranger")
+    page = pages.new(viewport, "stranger", service_workers="allow")
     page.goto(pages.site.url + "/")
     table = page.locator("[data-testid=welcome-table]")
     assert table.is_visible()
@@ -45,7 +45,7 @@ def test_a_stranger_sees_a_real_table_and_can_try_a_hand_without_an_account(  # 
 
 @pytest.mark.browser
 def test_the_site_is_installable_and_offline_says_the_table_needs_a_connection(pages) -> None:  # type: ignore[no-untyped-def]
-    page = pages.login("an", SIZES[1])
+    page = pages.login("an", SIZES[1], service_workers="allow")
     manifest_url = page.locator("link[rel=manifest]").get_attribute("href")
     manifest: dict[str, Any] = page.evaluate(f"fetch({manifest_url!r}).then((r) => r.json())")
     assert manifest["display"] == "standalone" and manifest["start_url"] == "/"
