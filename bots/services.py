@@ -49,8 +49,6 @@ THINK_SECONDS = (2.0, 8.0)
 QUICK_PLAY_STAKES = (10, 5, 2, 1)
 """Quick play opens a table at the largest of these stakes the player can afford."""
 QUICK_PLAY_RULES = {"start_seconds": 5}
-QUICK_PLAY_MAX_WAIT_SECONDS = 3
-"""Quick play seats a player at another table only if its next deal is due this soon."""
 MAKE_ROOM_SECONDS = 30
 """After a person asks for a bot's seat, bots do not take free seats at that table for this long."""
 
@@ -260,22 +258,15 @@ def catch_up_turns(now: datetime | None = None) -> int:
 
 
 def quick_play(user: User) -> Table:
-    """Sit ``user`` at a bot table they can afford that deals within
-    ``QUICK_PLAY_MAX_WAIT_SECONDS`` (people waiting first), else at a new one dealt at once
-    (stake from ``QUICK_PLAY_STAKES``). Already seated: that table. Raises ``SeatError``
-    with a message the player can act on."""
+    """Sit ``user`` at a new bot table they can afford (stake from ``QUICK_PLAY_STAKES``),
+    dealt at once: quick play means cards within seconds of the click, and joining another
+    table would wait out its round or restart its countdown (docs/rules.md, "When a round
+    starts"); **Vào nhanh** (quick join) is the way to the people. Already seated: that
+    table. Raises ``SeatError`` with a message the player can act on."""
     current = Seat.objects.filter(user=user).select_related("table").first()
     if current is not None:
         return current.table
     balance = ledger_selectors.balance(user)
-    # Cards within a few seconds of the click: a table about to deal, else a new one.
-    deals_by = timezone.now() + timedelta(seconds=QUICK_PLAY_MAX_WAIT_SECONDS)
-    for table in selectors.quick_play_tables(user, balance, deals_by)[:10]:
-        try:
-            games.sit(user, table.pk)
-        except SeatError:
-            continue  # taken in the meantime, or this user may not sit there: try the next
-        return table
     stake = next((s for s in QUICK_PLAY_STAKES if s * games.MIN_BALANCE_STAKES <= balance), None)
     if stake is None:
         raise SeatError(
