@@ -40,10 +40,11 @@ export function notifyAway(title, body, { url = "", tag = "" } = {}) {
 /** Every `[data-notify-switch]` button on the page: shown where notifications exist. */
 export function bindSwitches() {
   for (const button of document.querySelectorAll("[data-notify-switch]")) {
+    // Shown from the first paint (nothing moves); where the browser has no notifications or
+    // blocks them, the switch stays in place, off, saying why.
     if (!supported() || Notification.permission === "denied") {
-      button.hidden = !supported();
-      button.disabled = supported();
-      if (supported()) button.title = button.dataset.blocked || "";
+      button.disabled = true;
+      button.title = (supported() ? button.dataset.blocked : button.dataset.unsupported) || "";
       continue;
     }
     button.hidden = false;

@@ -34,9 +34,13 @@ for (const select of document.querySelectorAll("select[data-submit-on-change]"))
 
 // The installable web app: a service worker that keeps only the offline page and the
 // hashed static files (maubinh_site/pwa.py). Nothing depends on it.
+// Registered once the page has loaded: its install fetches the shell, which must not
+// compete with the page's own font and styles (they would arrive late and move the page).
 const worker = document.documentElement.dataset.sw;
 if (worker && "serviceWorker" in navigator) {
-  navigator.serviceWorker.register(worker).catch(() => { /* private mode, or refused: the site works without */ });
+  const register = () => navigator.serviceWorker.register(worker).catch(() => { /* private mode, or refused: the site works without */ });
+  if (document.readyState === "complete") register();
+  else window.addEventListener("load", register, { once: true });
 }
 
 // --- The inbox's unread count, live (maubinh_site/inbox.py `unread`) --------------------------
