@@ -5,6 +5,7 @@ time, once a round and never for ever."""
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Any
 
 import pytest
 from django.conf import settings
@@ -133,3 +134,44 @@ def test_a_stale_round_or_a_spectator_is_refused_and_changes_nothing(players, ta
         services.between_rounds(players[3], table.pk, first.pk, "ready")
     assert watching.value.code == "not_seated"
     assert not RoundEvent.objects.filter(round=first, kind__in=["ready", "wait"]).exists()
+
+
+@pytest.mark.usefixtures("own_socket_threads")
+def test_ready_and_wait_over_the_socket_are_answered_and_refused_in_words(players, table) -> None:  # type: ignore[no-untyped-def]
+    """The `ready` / `wait` commands (docs/protocol.md "Between rounds") go through the
+    consumer: `ok`, a refusal with its code and message, a malformed round id."""
+    from channels.testing import WebsocketCommunicator
+
+    from games.consumers import TableConsumer
+    from tests.wsclient import run_async
+
+    for p in players[:2]:
+        services.sit(p, table.pk)
+    first = _play_round(players, table)
+
+    async def scenario() -> None:
+        socket = WebsocketCommunicator(TableConsumer.as_asgi(), f"/ws/tables/{table.pk}/")
+        socket.scope["user"] = players[0]
+        socket.scope["url_route"] = {"kwargs": {"table_id": table.pk}}
+        assert (await socket.connect(timeout=10))[0]
+        snapshot = await socket.receive_json_from(timeout=10)
+        assert snapshot["between"] == {"round": first.pk, "ready": [], "waited": []}
+
+        async def reply_to(ref: int) -> dict[str, Any]:
+            while True:
+                message = await socket.receive_json_from(timeout=10)
+                if message.get("ref") == ref:
+                    return message
+
+        await socket.send_json_to({"type": "wait", "round": first.pk, "ref": 1})
+        refused = await reply_to(1)
+        assert (refused["type"], refused["code"]) == ("error", "not_private")
+        assert "bàn riêng" in refused["message"]
+        await socket.send_json_to({"type": "ready", "round": "x", "ref": 2})
+        assert (await reply_to(2))["code"] == "malformed"
+        await socket.send_json_to({"type": "ready", "round": first.pk, "ref": 3})
+        assert (await reply_to(3)) == {"type": "ok", "for": "ready", "ref": 3}
+        await socket.disconnect()
+
+    run_async(scenario())
+    assert RoundEvent.objects.filter(round=first, kind="ready", user=players[0]).count() == 1
