@@ -6,13 +6,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet
+from django.db.models import Exists, OuterRef, QuerySet
 
-from accounts.models import User
 from bots.models import Bot, BotOnlyTable, Difficulty
 from games.models import PlayerStatus, Round, RoundPlayer, RoundState, Seat, Table
 from games.rules import Rules
-from games.selectors import LIVE_STATES
 
 
 @dataclass(frozen=True)
@@ -106,28 +104,4 @@ def bots_in_round(round_id: int) -> list[int]:
         RoundPlayer.objects.filter(round_id=round_id, user__is_bot=True).values_list(
             "user_id", flat=True
         )
-    )
-
-
-def quick_play_tables(user: User, balance: int) -> QuerySet[Table]:
-    """Open bot tables this user can afford where they can sit now, those with people first.
-
-    A full table counts when a bot there is not playing a round: it gives up its seat
-    (``games.services.sit``). Bot-only tables are for bots; a private table is its
-    host's and their guests' (docs/social.md), never offered here.
-    """
-    playing = Round.objects.filter(table=OuterRef("pk"), state__in=LIVE_STATES)
-    return (
-        Table.objects.filter(
-            is_open=True, is_private=False, allow_bots=True, min_balance__lte=balance
-        )
-        .exclude(bot_only__isnull=False)
-        .annotate(
-            taken=Count("seat_set"),
-            people=Count("seat_set", filter=Q(seat_set__user__is_bot=False)),
-            bots=Count("seat_set", filter=Q(seat_set__user__is_bot=True)),
-            playing=Exists(playing),
-        )
-        .filter(Q(taken__lt=F("seats")) | Q(bots__gt=0, playing=False))
-        .order_by("-people", "-bots", "stake", "pk")
     )

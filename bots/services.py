@@ -258,19 +258,15 @@ def catch_up_turns(now: datetime | None = None) -> int:
 
 
 def quick_play(user: User) -> Table:
-    """Sit ``user`` at a bot table they can afford: one where people wait first, else any
-    with a free seat, else a new one (stake from ``QUICK_PLAY_STAKES``). Already seated:
-    that table. Raises ``SeatError`` with a message the player can act on."""
+    """Sit ``user`` at a new bot table they can afford (stake from ``QUICK_PLAY_STAKES``),
+    dealt at once: quick play means cards within seconds of the click, and joining another
+    table would wait out its round or restart its countdown (docs/rules.md, "When a round
+    starts"); **Vào nhanh** (quick join) is the way to the people. Already seated: that
+    table. Raises ``SeatError`` with a message the player can act on."""
     current = Seat.objects.filter(user=user).select_related("table").first()
     if current is not None:
         return current.table
     balance = ledger_selectors.balance(user)
-    for table in selectors.quick_play_tables(user, balance)[:10]:
-        try:
-            games.sit(user, table.pk)
-        except SeatError:
-            continue  # taken in the meantime, or this user may not sit there: try the next
-        return table
     stake = next((s for s in QUICK_PLAY_STAKES if s * games.MIN_BALANCE_STAKES <= balance), None)
     if stake is None:
         raise SeatError(
@@ -288,7 +284,24 @@ def quick_play(user: User) -> Table:
             allow_bots=True,
         )
         games.sit(user, table.pk)
+    deal_at_once(table.pk, user)
     return table
+
+
+def deal_at_once(table_id: int, user: User) -> bool:
+    """A quick-play table waits for nobody (docs/rules.md, "When a round starts"): its
+    bots take every free seat and the cards are dealt now, not after the bots' wait and
+    the start countdown. Returns whether it dealt; if not (no bot could sit), the table
+    goes on the usual way (its bots' wait, then the visible countdown)."""
+    try:
+        with transaction.atomic():  # a savepoint: bots seated without a deal stay unseated
+            if len(fill_table(table_id, [user.pk])) == 0:
+                return False
+            games.start_round(user, table_id)
+    except GameError as exc:
+        logger.warning("quick play table %s not dealt at once: %s", table_id, exc.code)
+        return False
+    return True
 
 
 @transaction.atomic

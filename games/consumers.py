@@ -604,6 +604,13 @@ class TableConsumer(_Consumer):
         round_id, chi = content["round"], content["chi"]
         services.save_draft(self.user, round_id, chi, seen_version=version, table_id=self.table_id)
 
+    def _between(self, content: dict[str, Any]) -> dict[str, Any]:
+        round_id = content["round"]
+        if isinstance(round_id, bool) or not isinstance(round_id, int):
+            raise TypeError("round")
+        dealt = services.between_rounds(self.user, self.table_id, round_id, content["type"])
+        return {"round": dealt.pk} if dealt is not None else {}
+
     def _client_seed(self, content: dict[str, Any]) -> None:
         services.set_client_seed(self.user, self.table_id, content["seed"])
 
@@ -621,5 +628,7 @@ class TableConsumer(_Consumer):
         "submit": _submit,
         "draft": _draft,
         "client_seed": _client_seed,
+        "ready": _between,
+        "wait": _between,
         "ping": _ping,
     }

@@ -8,6 +8,7 @@ rules the server plays by.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from games.rules import Category, Rules, category_of, eval3, eval5, parse_cards
@@ -141,3 +142,43 @@ def presets() -> list[dict[str, Any]]:
             }
         )
     return out
+
+
+SAMPLE_SEED = "7c21" * 16  # any fixed 64-hex seed: the deal is the same on every visit
+SAMPLE_NAMES = ("Lan", "Hùng", "Mai")
+SAMPLE_STAKE = 10
+
+
+@cache
+def sample_showdown() -> dict[str, Any]:
+    """A real four-player round for the welcome page's table picture: a provably-fair deal
+    from a fixed seed, each hand arranged by the engine (its best), settled by
+    ``games.rules``: the names, chi and results are the engine's, not typed here."""
+    from games.rules import format_cards
+    from games.rules.arrange import suggest
+    from games.rules.fair import deal_from_seeds
+    from games.rules.scoring import PlayerInput, settle
+
+    rules = Rules.preset("portal")
+    hands = deal_from_seeds(SAMPLE_SEED, ["welcome"], 4)
+    players = []
+    for seat, cards in enumerate(hands):
+        chi = [format_cards(part) for part in suggest(cards, rules, n=0)[0].chi]
+        players.append(
+            PlayerInput.make(str(seat), cards=format_cards(cards), chi=chi, status="arranged")
+        )
+    result = settle(rules, SAMPLE_STAKE, players).to_json()
+    seats = []
+    for row in result["players"]:
+        seat = int(row["id"])
+        seats.append(
+            {
+                "name": SAMPLE_NAMES[seat - 1] if seat else "",
+                "hands": [
+                    {"codes": h["cards"], "name_vi": h["name_vi"], "name_en": h["name_en"]}
+                    for h in row["hands"]
+                ],
+                "xu": row["xu"],
+            }
+        )
+    return {"me": seats[0], "others": seats[1:], "stake": SAMPLE_STAKE}

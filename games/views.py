@@ -52,7 +52,9 @@ def home(request: HttpRequest) -> HttpResponse:
     """The lobby for players, the welcome page for visitors."""
     if request.user.is_authenticated:
         return lobby(request)
-    return render(request, "home.html")
+    # A stranger sees what the game looks like: a real round, dealt, arranged and settled
+    # by the engine (games.guide.sample_showdown), and can try a hand without an account.
+    return render(request, "home.html", {"sample": guide.sample_showdown()})
 
 
 def _user(request: HttpRequest) -> User:

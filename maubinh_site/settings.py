@@ -338,6 +338,13 @@ ARENA_START_COUNTDOWN = env_int("ARENA_START_COUNTDOWN", 5, minimum=5, maximum=6
 # harness, benchmarks/chaos.py, runs a 2-minute arena inside its short run).
 ARENA_MIN_MINUTES = env_int("ARENA_MIN_MINUTES", 3, minimum=1, maximum=3)
 
+# Between rounds (games.services.between): how long a round's summary shows before the next
+# deal, what one player's "wait" adds at a private table, and the most the deal can be put
+# off after the round ended, whoever waits.
+TABLE_SUMMARY_SECONDS = env_int("TABLE_SUMMARY_SECONDS", 12, minimum=3, maximum=60)
+TABLE_WAIT_SECONDS = env_int("TABLE_WAIT_SECONDS", 20, minimum=5, maximum=120)
+TABLE_WAIT_LIMIT_SECONDS = env_int("TABLE_WAIT_LIMIT_SECONDS", 60, minimum=10, maximum=600)
+
 TABLE_INVITE_HOURS = env_int("TABLE_INVITE_HOURS", 24, minimum=1, maximum=24 * 30)
 # How long the host can keep a free seat for an invited friend.
 TABLE_SEAT_HOLD_MINUTES = env_int("TABLE_SEAT_HOLD_MINUTES", 5, minimum=1, maximum=120)

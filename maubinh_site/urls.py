@@ -6,6 +6,7 @@ from django.views.generic import RedirectView
 from django.views.i18n import JavaScriptCatalog
 
 from games import views as game_views
+from maubinh_site import inbox, pwa
 from maubinh_site.health import healthz
 
 
@@ -26,6 +27,14 @@ urlpatterns = [
     path("favicon.ico", FaviconView.as_view(), name="favicon"),
     path("", game_views.home, name="home"),
     path("healthz", healthz, name="healthz"),
+    # The installable web app (maubinh_site/pwa.py): the worker must sit at the root to
+    # answer for every page.
+    path("sw.js", pwa.service_worker, name="service_worker"),
+    path("manifest.webmanifest", pwa.manifest, name="manifest"),
+    path("offline/", pwa.offline, name="offline"),
+    # One inbox over moderation's and social's notices (maubinh_site/inbox.py).
+    path("inbox/", inbox.inbox, name="inbox"),
+    path("inbox/unread/", inbox.unread, name="inbox_unread"),
     path("accounts/", include("accounts.urls")),
     path("xu/", include("ledger.urls")),
     path("moderation/", include("moderation.urls")),

@@ -7,6 +7,7 @@ from datetime import date
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
@@ -149,10 +150,25 @@ def commitments(request: HttpRequest) -> HttpResponse:
     )
 
 
-@login_required
+GUEST_HANDS_PER_HOUR = 30
+"""Priced practice hands a visitor without an account gets per hour from one address (the
+engine's search is the costly part; players with an account are not limited)."""
+
+
+def _guest_may_price(request: HttpRequest) -> bool:
+    """A visitor's practice is open to anyone (the welcome page's "try a hand"), so it is
+    counted per address, in the cache, over a rolling hour."""
+    if request.user.is_authenticated:
+        return True
+    key = f"practice:guest:{request.META.get('REMOTE_ADDR', '')}"
+    cache.add(key, 0, 3600)
+    return cache.incr(key) <= GUEST_HANDS_PER_HOUR
+
+
 @require_http_methods(["GET", "POST"])
 def practice(request: HttpRequest) -> HttpResponse:
-    """Endless practice: a random hand, priced like the daily one; nothing is stored."""
+    """Endless practice: a random hand, priced like the daily one; nothing is stored.
+    Open without an account (the session holds the hand)."""
     rules = Rules.preset(services.DAILY_PRESET)
     state = request.session.get(SESSION_KEY)
     if state is None:
@@ -160,6 +176,11 @@ def practice(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         try:
             chi = pricing.read_arrangement(request.POST.get("chi"), state["cards"])
+            if not _guest_may_price(request):
+                raise Refused(
+                    "guest_limit",
+                    _("That is a lot of practice: sign up (free, with xu) to keep going."),
+                )
             mine = pricing.price(chi, rules)
         except Refused as refused:
             return _practice_page(request, state, rules, error=refused, status=400)
@@ -171,7 +192,6 @@ def practice(request: HttpRequest) -> HttpResponse:
     return _practice_page(request, state, rules)
 
 
-@login_required
 @require_POST
 def new_practice_hand(request: HttpRequest) -> HttpResponse:
     _new_practice_hand(request)

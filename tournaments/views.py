@@ -39,7 +39,8 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
         "tournaments/list.html",
         {
             "form": form,
-            "tournaments": selectors.listed_tournaments(),
+            # Arenas have their own section (arena/_list_section.html): sit-and-gos only.
+            "tournaments": selectors.listed_tournaments().exclude(kind=Kind.ARENA),
             "finished": selectors.recent_finished(),
             "prize_table": [
                 (low, most, percents)

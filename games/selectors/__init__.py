@@ -52,21 +52,25 @@ from games.selectors.private import (
     valid_invites,
 )
 from games.selectors.rounds import (
+    BETWEEN_KINDS,
     FINISHED_STATES,
     LIVE_STATES,
     active_round,
+    between_view,
     latest_round,
     round_transfer_ids,
 )
 from games.selectors.tables import joinable_tables, open_tables, table_state
 
 __all__ = [
+    "BETWEEN_KINDS",
     "FINISHED_STATES",
     "LIVE_STATES",
     "RoundResult",
     "acting_host_id",
     "active_holds",
     "active_round",
+    "between_view",
     "board_audience",
     "board_knowers",
     "enters_as_staff",

@@ -11,6 +11,7 @@ round is played for (``Table.stakes_in``, games.stakes).
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
@@ -32,7 +33,7 @@ from games.selectors.duplicate import hands_withheld
 from games.selectors.engine import RoundResult, is_foul_arrangement, settle_round_result
 from games.selectors.presence import online_users
 from games.selectors.private import acting_host_id
-from games.selectors.rounds import active_round, latest_round
+from games.selectors.rounds import active_round, between_view, latest_round
 from games.selectors.tables import open_tables, table_state
 from games.stakes import for_table, per_unit
 
@@ -74,8 +75,14 @@ def table_snapshot(table: Table, user: User | None) -> dict[str, Any]:
             # tournament's chips or points.
             "stakes_in": table.stakes_in,
             "rules": table.rules.to_dict(),
+            # When bots take the free seats (bots.receivers: bot_wait_seconds after the
+            # last arrival), so the page can count it down; None when no bot is coming.
+            "bot_wait_seconds": table.bot_wait_seconds,
+            "bots_at": _bots_at(table, seated, current),
         },
         "start_at": table.start_at.isoformat() if table.start_at else None,
+        # Between rounds: who said ready, who asked to wait (games.services.between).
+        "between": between_view(table, current),
         "seats": seats,
         "you": {
             "user": user.pk if user else None,
@@ -83,6 +90,20 @@ def table_snapshot(table: Table, user: User | None) -> dict[str, Any]:
         },
         "round": round_view(current, user, players, withheld) if current is not None else None,
     }
+
+
+def _bots_at(table: Table, seated: list[Seat], current: Round | None) -> str | None:
+    if not table.allow_bots or table.is_managed or len(seated) >= table.seats or not seated:
+        return None
+    if (current is not None and not current.is_finished) or table.start_at is not None:
+        return None  # a round or a countdown is on: bots come between rounds, if at all
+    if all(seat.user.is_bot for seat in seated):
+        return None
+    # The bots' wait restarts with each arrival and after each round (bots.receivers).
+    changes = [seat.joined_at for seat in seated]
+    if current is not None and current.settled_at is not None:
+        changes.append(current.settled_at)
+    return (max(changes) + timedelta(seconds=table.bot_wait_seconds)).isoformat()
 
 
 def lobby_row(

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from games.models import Round, RoundState, Table
+from typing import Any
+
+from games.models import Round, RoundEvent, RoundState, Table
 from ledger.models import Transfer
 
 LIVE_STATES = (RoundState.ARRANGING, RoundState.SHOWDOWN)
@@ -28,3 +30,24 @@ def round_transfer_ids(round_id: int) -> list[int]:
     return list(
         Transfer.objects.filter(round_id=round_id).order_by("pk").values_list("pk", flat=True)
     )
+
+
+BETWEEN_KINDS = ("wait", "ready")
+"""The round log's entries of games.services.between."""
+
+
+def between_view(table: Table, latest: Round | None) -> dict[str, Any] | None:
+    """Who has said ready and who asked to wait since ``latest`` ended (user ids), while the
+    next deal is counted down; None otherwise (a round is played, or no deal is due)."""
+    if latest is None or not latest.is_finished or table.start_at is None:
+        return None
+    ready: list[int] = []
+    waited: list[int] = []
+    rows = RoundEvent.objects.filter(round=latest, kind__in=BETWEEN_KINDS).order_by("seq")
+    for kind, user_id in rows.values_list("kind", "user_id"):
+        if kind == "wait":  # asking to wait takes back an earlier "ready"
+            waited.append(user_id)
+            ready = [u for u in ready if u != user_id]
+        elif user_id not in ready:
+            ready.append(user_id)
+    return {"round": latest.pk, "ready": ready, "waited": waited}

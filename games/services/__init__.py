@@ -13,6 +13,7 @@ arranging), ``showdown`` (reveals and settlement), ``voiding`` (a round cancelle
 stake returned) and ``sweeper``.
 """
 
+from games.services.between import between_rounds
 from games.services.common import lock_table, new_client_seed, new_server_seed
 from games.services.countdown import SUMMARY_SECONDS
 from games.services.presence import (
@@ -57,6 +58,7 @@ __all__ = [
     "VoidReason",
     "advance_round",
     "assign_seat",
+    "between_rounds",
     "close_empty_tables",
     "close_table",
     "connected",

@@ -17,8 +17,9 @@ from games.selectors.rounds import active_round
 from games.services.common import bump, table_event
 from games.signals import round_settled, send_on_commit
 
-SUMMARY_SECONDS = 6
-"""How long a round's end (its summary, or the voided notice) shows before the next deal."""
+SUMMARY_SECONDS = settings.TABLE_SUMMARY_SECONDS
+"""How long a round's end (its summary, or the voided notice) shows before the next deal:
+long enough to read it (games.services.between lets players ask for more, or deal sooner)."""
 
 
 def schedule_auto_start(table: Table) -> None:
@@ -98,13 +99,17 @@ def _turns(rate: float) -> tuple[int, timedelta]:
     return room, timedelta(microseconds=max(1, round(room * 1_000_000 / rate)))  # whole µs
 
 
-def set_start(table: Table, when: datetime, *, taken: int | None = None) -> None:
+def set_start(
+    table: Table, when: datetime, *, taken: int | None = None, extra: dict[str, Any] | None = None
+) -> None:
+    """Count down to a deal at ``when`` (paced); ``extra``: more for the countdown event
+    (games.services.between: who is ready, who asked to wait)."""
     when = paced(table, when)
     table.start_at = when
     bump(table, "start_at")
     table_event(
         table,
-        {"type": "countdown", "start_at": when.isoformat()},
+        {"type": "countdown", "start_at": when.isoformat(), **(extra or {})},
         lobby=True,
         taken=taken,
         state="starting",

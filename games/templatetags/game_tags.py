@@ -151,3 +151,11 @@ def percent(value: Any) -> str:
         return f"{round(float(value) * 100)}%"
     except (TypeError, ValueError):
         return ""
+
+
+@register.filter
+def true_minus(value: object) -> str:
+    """A figure's minus as the true minus sign (U+2212), as ``|signed_xu`` writes amounts:
+    ``{{ score|floatformat:2|true_minus }}`` shows "−1,50", never "-1,50"."""
+    text = str(value)
+    return "−" + text[1:] if text.startswith("-") else text

@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from ledger.formats import format_signed_xu, format_xu
-from moderation.models import CompensationStatus, Outcome, Status
+from moderation.models import ActionKind, CompensationStatus, Outcome, Status
 
 register = template.Library()
 
@@ -94,3 +94,52 @@ def audit_values(values: Any) -> str:
             "", "<li><b>{}</b>: {}</li>", ((_label(k), _shown(k, v)) for k, v in values.items())
         ),
     )
+
+
+@register.filter
+def action_label(code: str) -> str:
+    """A staff action in words ("Claimed a case"), never its code ("claim")."""
+    try:
+        return str(ActionKind(code).label)
+    except ValueError:
+        return code
+
+
+@register.filter
+def rules_facts(rules: dict[str, Any] | None) -> list[tuple[str, str]]:
+    """A round's stored rules as lines a moderator reads: the preset, the bonuses and
+    instant wins by name, the scoops, the timers and what a late hand does."""
+    from django.utils import translation
+
+    from games.rules.instant import INSTANT_NAMES
+    from games.rules.presets import BONUS_NAMES
+
+    if not rules:
+        return []
+    english = translation.get_language() == "en"
+    presets = {"portal": _("Portal"), "classic": _("Classic")}
+    preset = rules.get("preset", "")
+
+    def named(names: dict[str, tuple[str, str]], values: dict[str, int]) -> str:
+        shown = [f"{names.get(k, (k, k))[1 if english else 0]} {v}" for k, v in values.items() if v]
+        return ", ".join(shown)
+
+    scoops = _("sập 3 chi ×%(one)s, sập làng ×%(all)s from %(n)s opponent(s)") % {
+        "one": rules.get("scoop_one"),
+        "all": rules.get("scoop_all"),
+        "n": rules.get("scoop_all_min"),
+    }
+    timers = _("deal after %(start)s s, arrange %(arrange)s s, each chi %(reveal)s s") % {
+        "start": rules.get("start_seconds"),
+        "arrange": rules.get("arrange_seconds"),
+        "reveal": rules.get("reveal_seconds"),
+    }
+    late = _("binh lủng") if rules.get("on_timeout") == "foul" else _("played for its owner")
+    return [
+        (str(_("Preset")), str(presets.get(preset, preset))),
+        (str(_("Bonuses (units)")), named(BONUS_NAMES, rules.get("bonus") or {})),
+        (str(_("Mậu binh (units)")), named(INSTANT_NAMES, rules.get("instant") or {})),
+        (str(_("Sập")), str(scoops)),
+        (str(_("Timers")), str(timers)),
+        (str(_("A hand not sent in time")), str(late)),
+    ]

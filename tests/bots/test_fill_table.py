@@ -77,3 +77,16 @@ def test_a_person_takes_the_seat_of_a_bot_that_is_not_playing(person, make_user,
     seat = games.sit(newcomer, bot_table.pk)
     assert Seat.objects.get(user=newcomer) == seat
     assert selectors.seated_bots(bot_table).count() == 2
+
+
+def test_the_snapshot_says_when_bots_take_the_free_seats(person, bot_table) -> None:  # type: ignore[no-untyped-def]
+    # Issue 25 item 10: a wait that remains is counted down on the table page.
+    from datetime import datetime, timedelta
+
+    games.sit(person, bot_table.pk)
+    joined = Seat.objects.get(user=person).joined_at
+    info = table_snapshot(bot_table, person)["info"]
+    assert datetime.fromisoformat(info["bots_at"]) == joined + timedelta(seconds=1)
+    services.fill_table(bot_table.pk, [person.pk])
+    bot_table.refresh_from_db()
+    assert table_snapshot(bot_table, person)["info"]["bots_at"] is None  # seated: none to come

@@ -15,11 +15,40 @@ def test_quick_play_opens_a_bot_table_the_player_can_afford_and_seats_them(perso
     assert Seat.objects.get(user=person).table == table
 
 
-def test_quick_play_joins_a_bot_table_where_someone_is_waiting(person, make_user, bot_table):
+def test_quick_play_seats_bots_and_deals_at_once_without_a_countdown(person):
+    # docs/rules.md: a quick-play table (one person and the site's bots) waits for nobody.
+    from bots import selectors
+    from games.models import Round, RoundState
+
+    table = services.quick_play(person)
+    table.refresh_from_db()
+    assert selectors.seated_bots(table).count() == table.seats - 1
+    round_ = Round.objects.get(table=table)
+    assert round_.state == RoundState.ARRANGING
+    assert round_.players.filter(user=person).exists()
+    assert round_.players.count() == table.seats
+    assert table.start_at is None  # dealt: no countdown left to wait for
+
+
+def _deal_due_in(table: Table, seconds: float) -> None:
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    Table.objects.filter(pk=table.pk).update(start_at=timezone.now() + timedelta(seconds=seconds))
+
+
+def test_quick_play_never_seats_a_player_to_wait_for_someone_elses_deal(
+    person, make_user, bot_table
+):
+    # Issue 25 item 10: cards within seconds of the click. A table with a person waiting,
+    # even one about to deal, would restart its countdown for the newcomer (docs/rules.md):
+    # quick play opens a new table, dealt at once (Vào nhanh joins people).
     games.sit(person, bot_table.pk)
-    other = make_user("binh")
-    assert services.quick_play(other) == bot_table
-    assert Table.objects.count() == 1
+    _deal_due_in(bot_table, 1)
+    table = services.quick_play(make_user("binh"))
+    assert table != bot_table
+    assert table.rounds.filter(state="arranging").exists()
 
 
 def test_quick_play_returns_the_table_a_player_already_sits_at(person, bot_table):
@@ -55,19 +84,6 @@ def test_a_bots_refusal_reads_in_vietnamese(make_user):
         services.quick_play(poor)
     with translation.override("vi"):
         assert refused.value.message.startswith("Bạn cần ít nhất 20 xu")
-
-
-def test_quick_play_joins_people_at_a_full_bot_table_by_taking_a_bots_seat(
-    person, make_user, bot_table
-):
-    from bots import selectors
-
-    games.sit(person, bot_table.pk)
-    services.fill_table(bot_table.pk, [person.pk])
-    friend = make_user("binh")
-    assert services.quick_play(friend) == bot_table
-    assert selectors.seated_people(bot_table).count() == 2
-    assert selectors.seated_bots(bot_table).count() == 2
 
 
 def test_quick_play_does_not_wait_on_a_full_bot_table_in_the_middle_of_a_round(

@@ -137,10 +137,19 @@ class Pages:
     errors: list[str] = field(default_factory=list)
     contexts: list[Any] = field(default_factory=list)
 
-    def new(self, viewport: dict[str, int] = DESKTOP, name: str = "", touch: bool = False) -> Any:
+    def new(
+        self,
+        viewport: dict[str, int] = DESKTOP,
+        name: str = "",
+        touch: bool = False,
+        service_workers: str = "block",
+    ) -> Any:
+        # The site's service worker (maubinh_site/pwa.py) is blocked unless a test is about
+        # it: requests it makes are not the page's, so page.route would not see them.
         context = self.browser.new_context(
-            viewport=viewport, locale="vi-VN", has_touch=touch, is_mobile=touch
-        )
+            viewport=viewport, locale="vi-VN", has_touch=touch, is_mobile=touch,
+            service_workers=service_workers,
+        )  # fmt: skip
         context.set_default_timeout(15_000)
         # Chromium reports a Content-Security-Policy violation on the console too; this
         # makes every one an error with its directive, so any test that meets one fails.
@@ -158,8 +167,14 @@ class Pages:
         page.on("pageerror", lambda error: self.errors.append(f"{label}: {error}"))
         return page
 
-    def login(self, username: str, viewport: dict[str, int] = DESKTOP, touch: bool = False) -> Any:
-        page = self.new(viewport, username, touch)
+    def login(
+        self,
+        username: str,
+        viewport: dict[str, int] = DESKTOP,
+        touch: bool = False,
+        service_workers: str = "block",
+    ) -> Any:
+        page = self.new(viewport, username, touch, service_workers)
         page.goto(self.site.url + "/accounts/login/")
         page.fill("#id_username", username)
         page.fill("#id_password", PASSWORD)

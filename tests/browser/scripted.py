@@ -196,6 +196,24 @@ class Table:
         }  # fmt: skip
 
 
+FONT_LOADED = """() => document.fonts.status === 'loaded' && [...document.fonts]
+  .some((f) => f.family.includes('Be Vietnam Pro') && f.status === 'loaded')"""
+"""The site's font (static/fonts/be-vietnam-pro) has arrived and nothing else is loading."""
+
+SOCKETS: dict[int, list[Any]] = {}
+"""Every scripted socket a page opened (by ``id(page)``), the latest last."""
+
+
+def reopened(page: Any, before: Any) -> Any:
+    """The socket the page opens after ``before`` (a reload, a reconnect)."""
+    sockets = SOCKETS[id(page)]
+    for _ in range(200):
+        if sockets and sockets[-1] is not before:
+            return sockets[-1]
+        page.wait_for_timeout(50)
+    raise AssertionError("the page opened no new websocket")
+
+
 def open_scripted_table(pages: Any, username: str, viewport: dict[str, int],
                         name: str) -> tuple[Any, Any, Table, list[dict[str, Any]]]:  # fmt: skip
     """A logged-in page at a new table whose websocket the test answers."""
@@ -214,12 +232,16 @@ def open_scripted_table(pages: Any, username: str, viewport: dict[str, int],
         ws.on_message(reply)
 
     page = pages.login(username, viewport)
+    SOCKETS[id(page)] = sockets
     page.route_web_socket(re.compile(r".*/ws/tables/\d+/$"), answer)
     page.fill("#id_name", name)
     page.uncheck("#id_sit_down")  # the socket is scripted: nobody needs a real seat
     page.click("#create-button")
     page.wait_for_url(re.compile(r".*/tables/\d+/$"))
     config = json.loads(page.locator("#table-config").inner_text())
+    # The site's own font is in (static/fonts): every layout is measured in it, whatever
+    # fonts the machine has.
+    page.wait_for_function(FONT_LOADED)
     for _ in range(100):
         if sockets:
             break

@@ -57,6 +57,10 @@ def test_the_daily_hand_on_a_phone(site, pages, shoot) -> None:  # type: ignore[
     # All 13 cards and the submit button are on the screen without scrolling.
     for i in range(13):
         assert _in_view(page, cards.nth(i)), f"card {i} is off the screen"
+    # Issue 25: the 13th card wrapped to a line of its own, and there was no intro.
+    tops = page.eval_on_selector_all("#tray button.pcard", "cs => cs.map((c) => c.offsetTop)")
+    assert len(set(tops)) == 1, "the 13 cards are one line"
+    assert page.locator(".practice-lead").is_visible()
     submit = page.locator("[data-testid=submit-arrangement]")
     assert _in_view(page, submit) and submit.is_disabled()
     assert page.evaluate(NO_SIDEWAYS_SCROLL)

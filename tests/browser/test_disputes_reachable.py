@@ -25,9 +25,9 @@ def test_a_player_reaches_a_report_and_a_dispute_from_the_table_on_a_phone(
     page.click("#quick-play")
     page.wait_for_url(re.compile(r".*/tables/\d+/$"))
     page.wait_for_selector("#suggest:visible", timeout=30_000)
-    # The hold is shown as in play, next to the wallet, not as a loss.
+    # The hold is shown as held, part of the wallet's total, not as a loss (issue 25).
     in_play = page.locator("[data-testid=header-in-play]")
-    assert in_play.is_visible() and re.fullmatch(r"\+ [\d.]+ đang chơi", in_play.inner_text())
+    assert in_play.is_visible() and re.fullmatch(r"gồm [\d.]+ đang giữ", in_play.inner_text())
     report = page.locator("#opponents .report-link").first
     assert report.inner_text() == "Báo cáo"
     assert re.search(r"/moderation/report/\d+/\?table=\d+$", report.get_attribute("href"))

@@ -102,6 +102,13 @@ def test_my_statistics_and_avatar_pages(pages: Any, an_id: int, tmp_path: Any) -
     assert page.locator("[data-testid=net-chart] polyline").count() == 1
     assert page.locator("[data-testid=rounds-chart] rect.bar").count() == 30
     assert axe_violations(page) == []
+    # Issue 25: on a phone the charts' labels were about 7 px tall.
+    page.set_viewport_size(PHONE)
+    heights = page.eval_on_selector_all(
+        ".chart text", "ts => ts.map((t) => t.getBoundingClientRect().height)"
+    )
+    assert heights and min(heights) >= 11, heights
+    page.set_viewport_size(DESKTOP)
     page.goto(f"{pages.site.url}/me/avatar/")
     assert axe_violations(page) == []
     before = page.locator("img.avatar").first.get_attribute("src")

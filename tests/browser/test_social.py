@@ -121,7 +121,7 @@ def test_a_friend_request_is_accepted_and_join_takes_the_friend_to_the_table(
     asker.wait_for_selector("[data-testid=outgoing-requests]")
 
     friend = pages.login("friend4b")
-    assert friend.locator("[data-testid=social-unread]").inner_text() == "1"
+    assert friend.locator("[data-testid=inbox-unread]").inner_text() == "1"  # the one inbox
     friend.click("[data-testid=friends-link]")
     assert axe_violations(friend) == []
     friend.click("[data-testid=accept-request]")

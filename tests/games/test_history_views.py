@@ -34,6 +34,19 @@ def test_the_list_shows_my_rounds_with_their_result(client, players, table) -> N
     assert _detail(round_) not in page
 
 
+def test_a_round_has_the_same_number_in_the_history_its_page_and_the_statement(  # type: ignore[no-untyped-def]
+    client, players, table
+) -> None:
+    # Issue 25: the history said #1, #2 where the statement said Ván #9, #10.
+    round_ = _play_to_the_end(players, table)
+    Round.objects.filter(pk=round_.pk).update(number=round_.pk + 7)  # its table's count differs
+    client.force_login(players[0])
+    history = client.get(reverse("games:history")).content.decode()
+    assert f"<td>#{round_.pk}</td>" in history
+    assert f"Ván #{round_.pk} ở bàn" in client.get(_detail(round_)).content.decode()
+    assert f"Ván #{round_.pk}" in client.get(reverse("ledger:statement")).content.decode()
+
+
 def test_a_finished_round_shows_everyones_cards_and_the_seeds(client, players, table) -> None:  # type: ignore[no-untyped-def]
     round_ = _play_to_the_end(players, table)
     client.force_login(players[1])

@@ -76,7 +76,7 @@ def _as(client, player, language: str) -> str:  # type: ignore[no-untyped-def]
 def test_quick_play_and_quick_join_say_what_they_do_on_the_page(client, players) -> None:  # type: ignore[no-untyped-def]
     page = _as(client, players[0], "vi")
     for button, help_id, words in [
-        ("quick-play", "quick-play-help", "Chơi với bot: có ghế ngay"),
+        ("quick-play", "quick-play-help", "Chơi với máy: chia bài ngay"),
         ("quick-join", "quick-join-help", "Vào bàn đông người nhất còn ghế trống"),
     ]:
         assert f'id="{button}" aria-describedby="{help_id}"' in page

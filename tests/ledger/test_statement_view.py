@@ -40,16 +40,23 @@ def test_the_statement_shows_one_line_per_round_with_its_net_result(
     assert "Giữ xu cược ván" in details and "Thanh toán ván" in details
 
 
-def test_a_round_being_played_shows_its_hold_as_in_play(
+def test_a_round_being_played_counts_its_hold_as_yours_and_names_it_held(
     client_of: Client, player: Any, other_player: Any
 ) -> None:
+    from ledger import selectors
+
+    before = selectors.balance(player)
     services.hold(9, player, 400)
     page = client_of.get(reverse("ledger:statement"))
     assert page.context["in_play"] == 400
     assert 'data-testid="statement-in-play"' in page.content.decode()
     home = client_of.get(reverse("home")).content.decode()
+    # Issue 25: a hold is not money gone. The header's total still counts it, and says
+    # which part is held, never "+ 400 in play" beside a balance that dropped.
+    total = re.search(r'data-testid="header-balance"[^>]*>([^<]*)<', home)
+    assert total and total.group(1) == f"{before:,} xu".replace(",", ".")
     in_play = re.search(r'<span class="in-play" data-testid="header-in-play"[^>]*>([^<]*)<', home)
-    assert in_play and in_play.group(1) == "+ 400 đang chơi"
+    assert in_play and in_play.group(1) == "gồm 400 đang giữ"
     assert "hidden" not in in_play.group(0)
 
 

@@ -108,7 +108,7 @@ def test_a_moderator_resolves_a_dispute_end_to_end_in_chromium(
             staff.screenshot(path=SHOTS / "04-case-resolved.png", full_page=True)
 
             player.goto(f"{server}/moderation/notifications/")
-            assert player.inner_text("[data-testid=unread-count]") == "4"
+            assert player.inner_text("[data-testid=inbox-unread]") == "4"  # the one inbox
             assert "250" in player.inner_text("[data-testid=notifications]")
             player.screenshot(path=SHOTS / "05-player-notifications.png", full_page=True)
             player.goto(f"{server}/moderation/cases/{case.pk}/")

@@ -78,7 +78,7 @@ def test_a_dispute_goes_from_filing_to_a_compensated_resolution(
 
     client.force_login(an)
     header = client.get(reverse("moderation:my_cases")).content.decode()
-    assert 'data-testid="unread-count">4<' in header
+    assert 'data-testid="inbox-unread" data-inbox-count>4<' in header  # the one inbox
     detail = client.get(reverse("moderation:case_detail", args=[case.pk])).content.decode()
     assert "Bạn đã được bồi thường 300 xu." in detail
     client.post(reverse("moderation:notifications"))

@@ -58,3 +58,16 @@ def test_amounts_in_the_replay_are_signed_and_grouped(
     assert not re.search(r"(?<![\w-])-\d", text), "a hyphen used as a minus sign"
     loser = min(bot_round.players.all(), key=lambda rp: rp.xu or 0)
     assert f"\u2212{-loser.xu}" in text
+
+
+def test_the_replay_reads_its_rules_in_words_and_a_settled_rounds_players_as_done(
+    client: Client, moderator: Any, bot_round: Any
+) -> None:
+    # Issue 25: the rules were a raw dict and the players of a settled round "đang chơi".
+    client.force_login(moderator)
+    html = client.get(reverse("moderation:replay", args=[bot_round.pk])).text
+    facts = html.split('data-testid="rules-facts"')[1].split("</dl>")[0]
+    assert "Bộ luật</dt><dd>Phổ biến" in facts and "sập 3 chi ×1" in facts
+    assert "xếp bài 30 giây" in facts and "{" not in facts
+    players = html.split("</table>")[0]
+    assert "đã chơi hết ván" in players and "đang chơi" not in players

@@ -35,6 +35,19 @@ def test_the_create_form_opens_an_arena_and_its_creator_joins(client: Any, playe
     assert 'data-testid="standings"' in page and "Đấu trường tối" in page
 
 
+def test_an_arena_is_listed_with_the_arenas_not_under_the_sit_and_go_heading(
+    client: Any, players: Any
+) -> None:
+    client.force_login(players[0])
+    client.post(
+        reverse("tournaments:arena_new"),
+        {"name": "Đấu trường sáng", "minutes": 5, "buy_in": 200, "players": 8, "preset": "portal"},
+    )
+    page = client.get(reverse("tournaments:list"))
+    assert [t.name for t in page.context["tournaments"]] == []  # the sit-and-go list
+    assert 'data-testid="tournament-list"' not in page.content.decode()
+
+
 def test_a_too_long_arena_is_refused_with_a_message(client: Any, players: Any) -> None:
     client.force_login(players[0])
     response = client.post(

@@ -14,6 +14,7 @@ export class DraftSender {
   constructor(live) {
     this.live = live;
     this.sent = null; // "round:layout" of the last draft the server has
+    this.sentChi = null; // ... and that layout, for what the deadline will play
     this.pending = null;
     this.timer = null;
     this.last = 0;
@@ -39,13 +40,51 @@ export class DraftSender {
     if (!pending || !this.live.open) return;
     this.last = Date.now();
     this.sent = pending.key;
+    this.sentChi = { round: pending.message.round, chi: pending.message.chi };
     this.live.send(pending.message);
   }
 
   /** The server already holds this layout (a snapshot gave it back): nothing to send. */
   known(roundId, chi) {
-    if (chi) this.sent = `${roundId}:${JSON.stringify(chi)}`;
+    if (!chi) return;
+    this.sent = `${roundId}:${JSON.stringify(chi)}`;
+    this.sentChi = { round: roundId, chi };
   }
+
+  /** The last complete layout the server holds for this round (a draft or pending one). */
+  lastChi(roundId) {
+    if (this.pending && this.pending.message.round === roundId) return this.pending.message.chi;
+    return this.sentChi && this.sentChi.round === roundId ? this.sentChi.chi : null;
+  }
+}
+
+/** What the deadline will do with my hand, as the server decides it (docs/rules.md, the
+ * deadline): `resend` (a changed submission goes out by itself), `keep` (the submission
+ * stands; the change is incomplete or binh lủng), `foul` (a strict table), `draft` (the
+ * layout on the board is played), `last_draft` (the last complete one sent), `engine`. */
+export function deadlineOutcome({ sent, dirty, board, lastDraft, onTimeout, preset }) {
+  const legal = (chi) => !!chi && chi.flat().length === 13 && !isFoul(chi[0], chi[1], chi[2], preset);
+  const complete = !!board && board.complete;
+  if (sent) {
+    if (!dirty) return null;
+    return complete && legal(board.chi) ? "resend" : "keep";
+  }
+  if (onTimeout === "foul") return "foul";
+  if (complete && legal(board.chi)) return "draft";
+  if (!complete && legal(lastDraft)) return "last_draft";
+  return "engine";
+}
+
+/** The centre's words for an outcome of `deadlineOutcome`, short enough for a phone. */
+export function deadlineNote(outcome) {
+  return {
+    resend: gettext("Your changes are sent by themselves just before the end."),
+    keep: gettext("Your changes are not sent (incomplete or binh lủng): the arrangement you sent is played."),
+    foul: gettext("At this table a hand not sent in time is binh lủng: press Done now!"),
+    draft: gettext("If you do not press Done, your cards are played as they are laid out now."),
+    last_draft: gettext("If you do not press Done, the last complete layout you had is played."),
+    engine: gettext("If you do not press Done, your cards are arranged for you (the engine's best)."),
+  }[outcome] || "";
 }
 
 /** The layout to show after a (re)load: once arranging is over (or the hand was played for

@@ -26,16 +26,19 @@ export function scoopName(kind) {
   return kind === "all" ? gettext("sập làng") : gettext("sập 3 chi");
 }
 
-/** One line per scooped player: "An: sập làng ×3 (by Bình, Chi, Dũng): −180 xu". */
-export function scoopList(scoops, nameOf, unit = "xu") {
+/** One line per scooped player: "An: sập làng ×3 (by Bình, Chi, Dũng): −180 xu", and why
+ * it counts that (``opponents``: position → how many opponents that player had). */
+export function scoopList(scoops, nameOf, unit = "xu", opponents = {}) {
   const list = node("ul", "pair-list scoop-list");
   for (const scoop of scoops || []) {
     const by = scoop.by.map(nameOf).join(", ");
     const text = scoop.xu
       ? fmt(gettext("%(name)s: %(kind)s ×%(x)s (by %(by)s): %(xu)s %(unit)s"), { name: nameOf(scoop.loser), kind: scoopName(scoop.kind), x: scoop.x, by, xu: signed(-scoop.xu), unit })
-      : fmt(gettext("%(name)s: %(kind)s (by %(by)s)"), { name: nameOf(scoop.loser), kind: scoopName(scoop.kind), by });
+      : fmt(gettext("%(name)s: %(kind)s ×%(x)s (by %(by)s)"), { name: nameOf(scoop.loser), kind: scoopName(scoop.kind), x: scoop.x, by });
     const li = node("li", "", text);
     li.dataset.loser = String(scoop.loser);
+    const count = opponents[scoop.loser];
+    if (count !== undefined) li.append(node("span", "scoop-why", ` ${scoopWhy(scoop, nameOf, count)}`));
     list.append(li);
   }
   return list;
@@ -59,4 +62,42 @@ export function breakdownLine(row, scoops, unit = "xu") {
   const line = node("p", "breakdown", `${items.join(" · ")} = ${signed(row.xu || 0)} ${unit}`);
   line.dataset.position = String(row.position);
   return line;
+}
+
+/** Why a scoop counts what it does, in words beside its number (docs/rules.md, scoops):
+ * sập 3 chi is one opponent's three chi; sập làng, every opponent's. `opponents`: how many
+ * opponents the scooped player had in the round. */
+export function scoopWhy(scoop, nameOf, opponents) {
+  const values = { loser: nameOf(scoop.loser), by: scoop.by.map(nameOf).join(", "), x: scoop.x };
+  if (scoop.kind === "all") {
+    return opponents <= 1
+      ? fmt(gettext("%(loser)s lost all three chi to the only opponent at the table, %(by)s: that is sập làng, so the pair counts ×%(x)s."), values)
+      : fmt(gettext("%(loser)s lost all three chi to every opponent: that is sập làng, so each of those pairs counts ×%(x)s."), values);
+  }
+  return scoop.x === 1
+    ? fmt(gettext("%(loser)s lost all three chi to %(by)s (sập 3 chi); these rules pay nothing extra for it (×1), only sập làng is multiplied."), values)
+    : fmt(gettext("%(loser)s lost all three chi to %(by)s (sập 3 chi): that pair counts ×%(x)s."), values);
+}
+
+/** A pair's result from `me`'s side (settlement `pairs`, docs/rules.md "Settlement"): the
+ * opponent, each part in the round's unit and the total, which is what the ledger moved
+ * between the two (before any house fee). `points`: amounts are units. */
+export function pairFromMySide(pair, me, { points = false, stake = 1 } = {}) {
+  const a = Number(pair.a);
+  const b = Number(pair.b);
+  if (a !== me && b !== me) return null;
+  const sign = a === me ? 1 : -1;
+  const total = sign * (points ? pair.units : pair.xu);
+  // What one unit was worth in this pair: exact from the pair itself when nothing capped it.
+  const perUnit = points ? 1 : pair.units && !pair.capped ? Math.abs(pair.xu / pair.units) : stake;
+  const parts = [];
+  if (pair.kind === "instant") {
+    parts.push({ kind: "instant", amount: total, instant: pair.instant || null });
+  } else {
+    (pair.chi_detail || []).forEach((chi, i) => {
+      const amount = sign * chi.units * perUnit;
+      parts.push({ kind: "chi", chi: i + 1, amount, units: chi.units, bonus: chi.bonus, reason: chi.reason });
+    });
+  }
+  return { opponent: a === me ? b : a, total, parts, scoop: pair.scoop || null, capped: !!pair.capped };
 }

@@ -14,7 +14,7 @@ import "./table/connection.js";
 import { renderActions, renderArrangeInfo } from "./table/arranging.js";
 import { renderMe, renderSeats } from "./table/seats.js";
 import { renderCenter } from "./table/center.js";
-import { renderStage, renderSummaryNext } from "./table/showdown.js";
+import { renderBetween, renderStage, renderSummaryNext } from "./table/showdown.js";
 import "./table/options.js";
 import "./table/feel.js";
 import "./table/chat.js";
@@ -32,6 +32,7 @@ function render() {
   renderArrangeInfo();
   renderActions();
   renderStage();
+  renderBetween();
   $("commitment").textContent = state.round ? state.round.commitment : "—";
 }
 

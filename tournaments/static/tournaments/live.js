@@ -1,10 +1,13 @@
 // A tournament's live state (its page and the panel on its tables): every message on the
 // tournament socket is the whole public state with a version; the highest version wins.
 import { STATE_LABELS, cell, fmt, follow, number, resultLine, set as setIn, showOutcome } from "./common.js";
+import { notifyAway } from "../js/notify.js";
 
 const root = document.getElementById("tournament") || document.getElementById("tournament-info");
 const { gettext } = window;
 const set = (testid, text) => setIn(root, testid, text);
+
+let myTable; // the table I was seen playing at (undefined: nothing seen yet)
 
 function render(s) {
   set("level", fmt(gettext("Level %(level)s: %(stake)s chips a chi"), { level: s.level, stake: number.format(s.stake) }));
@@ -41,6 +44,15 @@ function render(s) {
     const playing = me.state === "playing" && me.table;
     link.hidden = !playing;
     if (playing) link.href = `/tables/${me.table}/`;
+  }
+  // My table starts while this tab is in the background: say so (notifications on only).
+  if (me && me.state === "playing" && me.table && me.table !== myTable) {
+    if (myTable !== undefined && !root.dataset.table) {
+      notifyAway(gettext("Your tournament table starts"), fmt(gettext("Table %(n)s: your cards are about to be dealt."), { n: me.table_number || "" }), { url: `/tables/${me.table}/`, tag: `tournament-${s.tournament}` });
+    }
+    myTable = me.table;
+  } else if (me && myTable === undefined) {
+    myTable = null;
   }
   const result = root.querySelector('[data-testid="result"]');
   if (result && s.state === "finished") {

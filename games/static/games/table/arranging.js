@@ -1,13 +1,13 @@
 // My cards while arranging: the board, the draft kept per round, live hand names and
 // warnings, Gợi ý (suggestions), Xong (submit) and its automatic send near the deadline.
 import { cardElement } from "../cards.js";
-import { eval3, eval5, findInstant, handName, instantName } from "../hands.js";
+import { eval3, eval5, findInstant, handName, instantName, isFoul } from "../hands.js";
 import { Arrangement, ArrangeBoard } from "../arrange.js";
-import { DraftSender, layoutToRestore, shouldAutoSubmit } from "../draft.js";
+import { DraftSender, deadlineOutcome, layoutToRestore, shouldAutoSubmit } from "../draft.js";
 import { untilAnswered } from "../resend.js";
 import {
-  $, amPlaying, config, deadline, el, emit, fmt, gettext, live, myRound, ngettext, now, rules,
-  showError, state, tableRules, toast,
+  $, amPlaying, config, deadline, el, emit, fmt, gettext, live, myRound, ngettext, now, on, rules,
+  showError, state, tableRules, toast, unit, xu,
 } from "./core.js";
 
 const AUTO_SUBMIT_MS = 2500;
@@ -65,8 +65,7 @@ export function setupBoard(fresh = false) {
   board.load(Arrangement.restore(mine.cards, chi));
   board.locked = !canArrange();
   board.render();
-  state.suggestions = null;
-  renderSuggestions();
+  clearSuggestions();
   emit("dealt", { fresh });
 }
 
@@ -94,9 +93,46 @@ export function isDirty() {
   return !!board.arrangement && !sameChi(board.arrangement.chi, mine && mine.arrangement);
 }
 
+/** The board's layout is complete and binh lủng (it would lose every chi). */
+export function boardIsFoul() {
+  const a = board.arrangement;
+  return !!a && a.complete && isFoul(a.chi[0], a.chi[1], a.chi[2], tableRules.preset);
+}
+
+/** What the deadline will do with my hand now (draft.js `deadlineOutcome`), or null. */
+export function outcomeAtDeadline() {
+  const mine = myRound();
+  if (!mine || !state.round || state.round.state !== "arranging" || mine.status !== "playing") return null;
+  return deadlineOutcome({
+    sent: !!mine.arrangement,
+    dirty: isDirty(),
+    board: board.arrangement,
+    lastDraft: drafts.lastChi(state.round.id),
+    onTimeout: rules().on_timeout,
+    preset: tableRules.preset,
+  });
+}
+
 // --- Xong -------------------------------------------------------------------------------------
 
-async function submit({ auto = false } = {}) {
+/** The others still arranging (my own "submitted" may not have come back yet). */
+export function othersArranging() {
+  const round = state.round;
+  if (!round) return 0;
+  return round.players.filter((p) => p.user !== config.user && p.status === "playing" && !p.submitted).length;
+}
+
+function sentNote({ auto, foul }) {
+  if (auto) return gettext("Time is nearly up: your arrangement was sent.");
+  if (foul) return gettext("Sent as it is: binh lủng.");
+  // Only a table where someone is still arranging lets a sent hand change (docs/rules.md):
+  // once everyone is done the showdown starts at once.
+  return othersArranging() > 0 && deadline() > now()
+    ? gettext("Sent. You can change it while others are still arranging and the time is not up.")
+    : gettext("Sent. Everyone is done: the showdown starts now.");
+}
+
+async function submit({ auto = false, foul = false } = {}) {
   if (!board.arrangement || !board.arrangement.complete || !state.round) return;
   state.submitting = true;
   renderActions();
@@ -111,7 +147,7 @@ async function submit({ auto = false } = {}) {
   if (reply.type === "ok") {
     const mine = myRound();
     if (mine) mine.arrangement = chi;
-    toast(auto ? gettext("Time is nearly up: your arrangement was sent.") : gettext("Sent. You can still change it until the time is up."));
+    toast(sentNote({ auto, foul }));
   }
   emit("change");
 }
@@ -135,50 +171,151 @@ export function lockWhenLate() {
   if (state.round && state.round.state === "arranging" && !canArrange() && !board.locked && board.arrangement) {
     board.setLocked(true);
     renderActions();
+    renderSuggestions();
   }
 }
 
-$("submit").addEventListener("click", () => submit());
+// A binh lủng layout takes a second, deliberate step (the leave dialog's pattern): one tap
+// on Xong never sends a hand that loses every chi.
+$("submit").addEventListener("click", () => {
+  if (boardIsFoul()) confirmFoul();
+  else submit();
+});
+
+function confirmFoul() {
+  const dialog = $("foul-dialog");
+  $("foul-cost").textContent = foulCost();
+  dialog.returnValue = "";
+  dialog.showModal();
+}
+
+/** What a binh lủng costs here: all three chi to each opponent, before bonuses and sập. */
+function foulCost() {
+  const round = state.round;
+  const mine = myRound();
+  const opponents = round ? round.players.filter((p) => p.position !== (mine && mine.position) && p.status === "playing").length : 0;
+  const points = config.stakes_in === "points";
+  const stake = state.info ? state.info.stake : 0;
+  const least = points ? 3 * opponents : 3 * stake * opponents;
+  return fmt(ngettext(
+    "Binh lủng loses all three chi to your %(n)s opponent: at least %(x)s %(unit)s, more if they have bonuses or sập.",
+    "Binh lủng loses all three chi to each of your %(n)s opponents: at least %(x)s %(unit)s, more if they have bonuses or sập.",
+    opponents), { n: opponents, x: xu(least), unit: unit() });
+}
+
+$("foul-dialog").addEventListener("close", () => {
+  const send = $("foul-dialog").returnValue === "send";
+  // Sent only if the board is still the binh lủng the dialog described and time remains.
+  if (send && boardIsFoul() && canArrange()) submit({ foul: true });
+  else if (!$("submit").disabled) $("submit").focus();
+});
+
+// The round moved on (the showdown began, the time ran out): the question no longer holds.
+on("change", () => {
+  const dialog = $("foul-dialog");
+  if (dialog.open && !canArrange()) dialog.close("stale");
+});
 $("sort-rank").addEventListener("click", () => { board.arrangement.sort("rank"); board.changed("sort"); });
 $("sort-suit").addEventListener("click", () => { board.arrangement.sort("suit"); board.changed("sort"); });
 $("clear").addEventListener("click", () => { board.arrangement.clear(); board.selected.clear(); board.changed("clear"); });
 $("suggest").addEventListener("click", loadSuggestions);
 
 // --- Gợi ý ---------------------------------------------------------------------------------------
+// The suggestions open over the hand itself (its rows and tray), where the thumb is, so
+// something visible changes at once on a phone; the buttons (Xong) stay uncovered beside
+// or below them. Choosing one lays it out and closes the panel: the hand shows it.
+
+let suggestionsOpen = false;
 
 async function loadSuggestions() {
   if (!state.round) return;
   const box = $("suggestions");
+  suggestionsOpen = true;
+  if (state.suggestions) {
+    renderSuggestions();
+    focusSuggestion();
+    return;
+  }
   box.hidden = false;
-  box.replaceChildren(el("p", "muted", gettext("Looking for the best arrangements…")));
+  box.replaceChildren(suggestionsHead(), el("p", "muted", gettext("Looking for the best arrangements…")));
+  box.setAttribute("aria-busy", "true");
+  placeSuggestions();
   $("suggest").disabled = true;
   try {
     const url = config.suggest.replace("/0/", `/${state.round.id}/`);
     const response = await fetch(url, { headers: { Accept: "application/json" }, credentials: "same-origin" });
     const data = await response.json();
     if (!response.ok) {
-      box.replaceChildren(el("p", "error", data.message || gettext("No suggestions right now.")));
+      box.replaceChildren(suggestionsHead(), el("p", "error", data.message || gettext("No suggestions right now.")));
       return;
     }
+    if (!suggestionsOpen) return; // closed meanwhile (or a new deal)
     state.suggestions = data.suggestions;
     renderSuggestions();
+    focusSuggestion();
   } catch {
-    box.replaceChildren(el("p", "error", gettext("No suggestions right now.")));
+    box.replaceChildren(suggestionsHead(), el("p", "error", gettext("No suggestions right now.")));
   } finally {
+    box.removeAttribute("aria-busy");
+    placeSuggestions();
     $("suggest").disabled = !canArrange();
   }
+}
+
+function suggestionsHead() {
+  const head = el("div", "suggestions-head");
+  const title = el("h3", "", gettext("Suggestions"));
+  title.id = "suggestions-title";
+  const close = el("button", "button ghost suggestions-close", gettext("Close"));
+  close.type = "button";
+  close.id = "suggestions-close";
+  close.addEventListener("click", () => closeSuggestions(true));
+  head.append(title, close);
+  return head;
+}
+
+function closeSuggestions(focus = false) {
+  suggestionsOpen = false;
+  renderSuggestions();
+  if (focus) $("suggest").focus();
+}
+
+function focusSuggestion() {
+  const first = $("suggestions").querySelector("button.suggestion");
+  if (first) first.focus({ preventScroll: true });
+}
+
+/** Lay the panel over the hand (rows and tray), wherever the layout puts them. */
+export function placeSuggestions() {
+  const box = $("suggestions");
+  if (box.hidden) return;
+  const me = $("me").getBoundingClientRect();
+  const parts = [$("rows"), document.querySelector("#me .tray-wrap")].filter((n) => n && n.checkVisibility());
+  if (!parts.length) return;
+  const rects = parts.map((n) => n.getBoundingClientRect());
+  const top = Math.min(...rects.map((r) => r.top)) - me.top;
+  const bottom = Math.max(...rects.map((r) => r.bottom)) - me.top;
+  const left = Math.min(...rects.map((r) => r.left)) - me.left;
+  const right = Math.max(...rects.map((r) => r.right)) - me.left;
+  box.style.top = `${top}px`;
+  box.style.left = `${left}px`;
+  box.style.width = `${right - left}px`;
+  box.style.height = `${Math.max(bottom - top, 180)}px`;
+  // Opened from a page scrolled past the hand: bring the panel (and the hand) in view.
+  const shown = box.getBoundingClientRect();
+  if (shown.top < 0 || shown.bottom > window.innerHeight) box.scrollIntoView({ block: "nearest", behavior: "instant" });
 }
 
 export function renderSuggestions() {
   const box = $("suggestions");
   const list = state.suggestions;
-  if (!list) {
+  $("me").classList.toggle("suggesting", suggestionsOpen && canArrange());
+  if (!list || !suggestionsOpen || !canArrange()) {
     box.hidden = true;
     box.replaceChildren();
     return;
   }
   box.hidden = false;
-  const heading = el("h3", "", gettext("Suggestions"));
   const items = el("ol", "suggestion-list");
   list.forEach((s, index) => {
     const li = el("li");
@@ -202,6 +339,7 @@ export function renderSuggestions() {
     button.addEventListener("click", () => {
       board.arrangement.apply(s.chi);
       board.selected.clear();
+      closeSuggestions();
       board.changed("suggestion");
       toast(gettext("Suggestion applied. Press Done to send it."));
       $("submit").focus();
@@ -209,13 +347,20 @@ export function renderSuggestions() {
     li.append(button);
     items.append(li);
   });
-  box.replaceChildren(heading, items);
+  box.replaceChildren(suggestionsHead(), items);
+  placeSuggestions();
 }
 
 export function clearSuggestions() {
   state.suggestions = null;
+  suggestionsOpen = false;
   renderSuggestions();
 }
+
+$("suggestions").addEventListener("keydown", (event) => {
+  if (event.key === "Escape") closeSuggestions(true);
+});
+window.addEventListener("resize", placeSuggestions);
 
 // --- hand names, warnings and buttons --------------------------------------------------------------
 
@@ -280,4 +425,5 @@ export function renderActions() {
   $("actions").hidden = !a || !(state.round && state.round.state === "arranging" && amPlaying());
   $("arrange-hint").hidden = !arranging;
   $("rows").parentElement.classList.toggle("locked", !arranging);
+  placeSuggestions();
 }

@@ -1,9 +1,24 @@
 // The middle of the table: what is happening now and what comes next, and Start for
 // the host.
-import { timeoutNote } from "../draft.js";
-import { $, config, el, fmt, gettext, myRound, ngettext, playedIn, send, state } from "./core.js";
-import { board, isDirty } from "./arranging.js";
-import { tick } from "./clock.js";
+import { deadlineNote, timeoutNote } from "../draft.js";
+import {
+  $, config, deadline, el, emit, fmt, gettext, myRound, ngettext, now, on, playedIn, send, state,
+} from "./core.js";
+import { board, isDirty, outcomeAtDeadline, othersArranging } from "./arranging.js";
+import { botsDue, tick } from "./clock.js";
+
+/** From this long before the deadline the table says what the deadline will do. */
+export const WARN_MS = 10_000;
+
+/** The deadline warning now: {seconds, outcome}, or null (not in the last 10 s, or sent). */
+function warning() {
+  const round = state.round;
+  if (!round || round.state !== "arranging") return null;
+  const left = deadline() - now();
+  if (left > WARN_MS || left <= 0) return null;
+  const outcome = outcomeAtDeadline();
+  return outcome ? { seconds: Math.ceil(left / 1000), outcome } : null;
+}
 
 export function renderCenter() {
   const round = state.round;
@@ -16,10 +31,16 @@ export function renderCenter() {
   // tournament's table has no host (acting_host_id null): its own clock deals.
   const hosted = state.info && state.info.acting_host_id !== null && state.info.acting_host_id !== undefined;
   const isHost = hosted && (state.info.host_id === config.user || state.info.acting_host_id === config.user);
-  if (round && round.state === "arranging") {
+  const warn = warning();
+  $("center").classList.toggle("urgent", !!warn);
+  $("center").dataset.outcome = warn ? warn.outcome : "";
+  if (warn) {
+    // The last 10 s: what happens to my hand at the deadline, in words (and a sound, feel.js).
+    title.textContent = fmt(ngettext("%(n)s second left!", "%(n)s seconds left!", warn.seconds), { n: warn.seconds });
+    next.textContent = deadlineNote(warn.outcome);
+  } else if (round && round.state === "arranging") {
     const mine = myRound();
-    // The others still arranging (my own "submitted" may not have come back yet).
-    const waiting = round.players.filter((p) => p.user !== config.user && p.status === "playing" && !p.submitted).length;
+    const waiting = othersArranging();
     title.textContent = fmt(gettext("Round %(n)s: arrange your cards"), { n: round.number });
     if (!mine) {
       title.textContent = fmt(gettext("Round %(n)s: players are arranging"), { n: round.number });
@@ -57,6 +78,11 @@ export function renderCenter() {
   } else if (state.startAt) {
     title.textContent = gettext("The round is about to start");
     next.textContent = gettext("Cards are dealt when the clock runs out.");
+  } else if (botsDue() && state.you.seated) {
+    // A wait that remains: the bots' arrival, counted down (the clock shows it too).
+    const seconds = Math.max(1, Math.ceil((botsDue() - now()) / 1000));
+    title.textContent = seated < 2 ? gettext("Waiting for another player") : gettext("Ready");
+    next.textContent = fmt(ngettext("Bots take the free seats in %(n)s second.", "Bots take the free seats in %(n)s seconds.", seconds), { n: seconds });
   } else if (!state.you.seated) {
     title.textContent = gettext("Take a seat to play");
     next.textContent = gettext("Pick a free seat; the round starts when two players are seated.");
@@ -77,3 +103,17 @@ export function renderCenter() {
   }
   tick();
 }
+
+// The warning counts down and follows the board: redraw when what it says changes.
+let shown = "";
+on("tick", () => {
+  const warn = warning();
+  const bots = botsDue();
+  const key = warn ? `${warn.seconds}:${warn.outcome}` : bots ? `bots:${Math.ceil((bots - now()) / 1000)}` : "";
+  if (key === shown) return;
+  const wasWarning = shown !== "" && !shown.startsWith("bots:");
+  const starting = !!warn && !wasWarning;
+  shown = key;
+  renderCenter();
+  if (starting) emit("warning", warn);
+});

@@ -3,7 +3,15 @@
 import { $, emit, fmt, ngettext, now, rules, state } from "./core.js";
 import { lockWhenLate, maybeAutoSubmit } from "./arranging.js";
 
-const SUMMARY_SECONDS = 6;
+const SUMMARY_SECONDS = 12;
+
+/** When bots take the free seats, while that is still ahead (ms, the server's clock). */
+export function botsDue() {
+  if (!state.botsAt || state.startAt || (state.round && !["settled", "cancelled"].includes(state.round.state))) return null;
+  if (state.seats.length >= (state.info ? state.info.seats : 4)) return null;
+  const at = Date.parse(state.botsAt);
+  return at > now() ? at : null;
+}
 
 function clockTarget() {
   const round = state.round;
@@ -15,6 +23,8 @@ function clockTarget() {
     const end = Date.parse(state.startAt);
     return { end, total: Math.max(r.start_seconds, SUMMARY_SECONDS) * 1000 };
   }
+  const bots = botsDue();
+  if (bots) return { end: bots, total: ((state.info && state.info.bot_wait_seconds) || 5) * 1000 };
   return null;
 }
 

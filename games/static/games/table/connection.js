@@ -3,7 +3,7 @@
 // last + 1; the private ones ("cards", "submission") carry the version they follow.
 import { DRAFT_REF, autoArrangedNote } from "../draft.js";
 import {
-  $, config, emit, gettext, live, myRound, on, requestSnapshot, setHeaderBalance, showError, state,
+  $, config, emit, gettext, live, myRound, now, on, requestSnapshot, setHeaderBalance, showError, state,
   syncClock, toast, endToast,
 } from "./core.js";
 import { board, clearSuggestions, resetBoard, setupBoard, showPlayed } from "./arranging.js";
@@ -61,12 +61,23 @@ function applyEvent(event) {
   emit("change");
 }
 
+/** A seat changed at a table that lets bots in: they come `bot_wait_seconds` later (the
+ * snapshot says when for a page that saw no change: `info.bots_at`). */
+function botsComeLater() {
+  const info = state.info;
+  state.botsAt = info && info.allow_bots && info.bot_wait_seconds && !state.startAt
+    ? new Date(now() + info.bot_wait_seconds * 1000).toISOString()
+    : null;
+}
+
 const EVENTS = {
   seat_taken(e) {
+    botsComeLater();
     state.seats = state.seats.filter((s) => s.position !== e.seat.position).concat([e.seat]);
     if (e.seat.user === config.user) state.you.seated = true;
   },
   seat_left(e) {
+    botsComeLater();
     state.seats = state.seats.filter((s) => s.position !== e.position);
     if (e.user === config.user) {
       state.you.seated = false;
@@ -81,10 +92,14 @@ const EVENTS = {
   },
   countdown(e) {
     state.startAt = e.start_at;
+    if (e.start_at) state.botsAt = null;
+    if ("between" in e) state.between = e.between; // who is ready, who asked to wait
   },
   round_started(e) {
     const mine = e.players.find((p) => p.user === config.user);
     state.startAt = null;
+    state.between = null;
+    state.botsAt = null;
     for (const p of e.players) {
       // The deal moved each player's hold out of the wallet (a snapshot already shows it).
       const seat = state.seats.find((s) => s.user === p.user);
@@ -154,6 +169,7 @@ const EVENTS = {
     if (!state.round || state.round.id !== e.round) return requestSnapshot();
     state.round.state = "settled";
     state.round.deadline = null;
+    state.between = null;
     state.round.summary = e;
     for (const row of e.players) {
       const seat = state.seats.find((s) => s.user === row.user);
@@ -167,6 +183,7 @@ const EVENTS = {
     if (!state.round || state.round.id !== e.round) return requestSnapshot();
     state.round.state = "cancelled";
     state.round.deadline = null;
+    state.between = null;
     state.round.voided = e;
     for (const row of e.players) {
       const seat = state.seats.find((s) => s.user === row.user);
@@ -185,6 +202,8 @@ function applySnapshot(snap) {
   state.seats = snap.seats;
   state.you = snap.you;
   state.startAt = snap.start_at;
+  state.between = snap.between || null;
+  state.botsAt = snap.info.bots_at || null;
   const previous = state.round;
   state.round = snap.round;
   if (state.round && previous && previous.id !== state.round.id) board.roundId = null;

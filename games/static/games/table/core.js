@@ -30,6 +30,8 @@ export const state = {
   seats: [],
   you: { user: config.user, seated: false },
   startAt: null,
+  between: null, // who said ready / asked to wait for the next deal (games.services.between)
+  botsAt: null, // when bots take the free seats (a wait the page counts down)
   round: null,
   connected: false,
   submitting: false,
@@ -146,22 +148,39 @@ export function endToast() {
   $("toast").classList.remove("show");
 }
 
-export function setHeaderInPlay(hold) {
-  // The header says the held stake is in play, not lost (base.html's ledger wallet).
-  const node = document.querySelector("[data-testid=header-in-play]");
-  if (!node || !inXu()) return;
-  node.hidden = !(hold > 0);
-  if (hold > 0) node.textContent = fmt(gettext("+ %(x)s in play"), { x: xu(hold) });
-}
-
 // What balances and results count at this table (games.stakes): xu, a tournament's chips,
 // or points (nothing held: a seat at a points table has no balance to show).
 export const inXu = () => !config.stakes_in || config.stakes_in === "xu";
 export const unit = () => unitName(config.stakes_in);
 export const hasBalance = () => config.stakes_in !== "points";
 
+// The header shows what is mine: the wallet and the xu a round holds of it, together, with
+// the held part named as held ("including 540 held"): a hold is not a loss
+// (base.html's ledger wallet renders the same from the server).
+const header = { balance: null, hold: 0 };
+
+function renderHeader() {
+  const total = document.querySelector("[data-testid=header-balance]");
+  if (total && header.balance !== null) {
+    total.textContent = fmt(gettext("%(balance)s xu"), { balance: xu(header.balance + header.hold) });
+    total.dataset.wallet = String(header.balance);
+  }
+  const held = document.querySelector("[data-testid=header-in-play]");
+  if (!held) return;
+  held.hidden = !(header.hold > 0);
+  if (header.hold > 0) held.textContent = fmt(gettext("including %(x)s held"), { x: xu(header.hold) });
+}
+
+/** My wallet as the server says (the held xu not included). */
 export function setHeaderBalance(balance) {
   if (!inXu()) return; // the header shows the wallet, never tournament chips
-  const node = document.querySelector("[data-testid=header-balance]");
-  if (node) node.textContent = fmt(gettext("%(balance)s xu"), { balance: xu(balance) });
+  header.balance = balance;
+  renderHeader();
+}
+
+/** The xu a round holds of my wallet now (0 between rounds). */
+export function setHeaderInPlay(hold) {
+  if (!inXu()) return;
+  header.hold = hold > 0 ? hold : 0;
+  renderHeader();
 }

@@ -3,9 +3,13 @@
 // user (on the account, so a new device starts muted too; localStorage is the instant local
 // copy); the deal and the chi-by-chi flip (CSS, off under prefers-reduced-motion); and
 // bringing my cards, the clock and Xong into view when the cards arrive.
+import { instantName } from "../hands.js";
 import {
-  $, config, deadline, gettext, myRound, now, on, reducedMotion, state,
+  $, config, deadline, fmt, gettext, myRound, now, on, reducedMotion, state,
 } from "./core.js";
+import { nameOf } from "./seats.js";
+import { deadlineNote } from "../draft.js";
+import { notifyAway } from "../../js/notify.js";
 
 const MUTE_KEY = `maubinh:sound:${config.user}`;
 // The account's choice, as the server rendered this page, wins over this browser's copy
@@ -42,6 +46,8 @@ const SOUNDS = {
   deal: () => { for (let i = 0; i < 6; i++) tone(900 + 60 * i, i * 0.06, 0.05, { type: "triangle", volume: 0.06 }); },
   tick: () => tone(880, 0, 0.08, { type: "square", volume: 0.05 }),
   last: () => tone(1320, 0, 0.12, { type: "square", volume: 0.07 }),
+  // The deadline warning: two rising notes, unlike the ticks that follow.
+  warn: () => { tone(660, 0, 0.14, { type: "triangle", volume: 0.1 }); tone(990, 0.16, 0.2, { type: "triangle", volume: 0.1 }); },
   reveal: () => tone(520, 0, 0.16, { type: "triangle", volume: 0.09, to: 260 }),
   win: () => [523, 659, 784, 1047].forEach((f, i) => tone(f, i * 0.1, 0.22, { volume: 0.1 })),
   loss: () => [392, 311, 262].forEach((f, i) => tone(f, i * 0.14, 0.28, { type: "triangle", volume: 0.1 })),
@@ -49,7 +55,10 @@ const SOUNDS = {
 
 export function play(name) {
   if (muted) return;
-  $("table-page").dataset.lastSound = name; // what the player would have heard (tests read it)
+  // What the player would have heard (tests read it): the last sound and the recent ones.
+  const page = $("table-page");
+  page.dataset.lastSound = name;
+  page.dataset.sounds = [...(page.dataset.sounds || "").split(" ").filter(Boolean).slice(-19), name].join(" ");
   if (!audio || audio.state === "closed") return;
   if (audio.state === "suspended") audio.resume();
   SOUNDS[name]();
@@ -91,6 +100,10 @@ let dealing = null;
 
 on("dealt", ({ fresh }) => {
   if (fresh) play("deal");
+  // A player whose tab is in the background learns of the deal (notifications on only).
+  if (fresh && state.round) {
+    notifyAway(gettext("Your cards are dealt"), fmt(gettext("Round %(n)s: arrange your cards."), { n: state.round.number }), { url: location.href, tag: `deal-${config.table}` });
+  }
   // After this render: bring my cards, the clock and the buttons on screen together.
   requestAnimationFrame(() => {
     bringIntoView();
@@ -126,12 +139,26 @@ on("tick", () => {
   }
   const seconds = Math.ceil((deadline() - now()) / 1000);
   if (seconds > 10 || seconds < 1 || seconds === lastSecond) return;
+  const first = lastSecond === null;
   lastSecond = seconds;
-  play(seconds <= 3 ? "last" : "tick");
+  if (!first || warned !== round.id) play(seconds <= 3 ? "last" : "tick");
+});
+
+// The deadline warning (table/center.js) has its own cue, once a round.
+let warned = null;
+on("warning", (warn) => {
+  if (!state.round || warned === state.round.id) return;
+  warned = state.round.id;
+  play("warn");
+  notifyAway(fmt(gettext("%(n)s seconds left"), { n: warn.seconds }), deadlineNote(warn.outcome), { url: location.href, tag: `deadline-${config.table}` });
 });
 
 on("event", (event) => {
-  if (event.type === "reveal") play("reveal");
+  if (event.type === "reveal") {
+    play("reveal");
+    showMoment(event);
+    requestAnimationFrame(() => moveCoins(event.revealed));
+  }
   if (event.type === "settled") {
     const me = event.players.find((p) => p.user === config.user);
     if (me && me.xu > 0) play("win");
@@ -139,4 +166,60 @@ on("event", (event) => {
   }
 });
 
+// --- the showdown's moments: instant wins and scoops, and xu moving between seats ---------
 
+let momentTimer = null;
+
+/** Mậu binh and sập are moments of their own: a banner over the felt for a few seconds
+ * (still, without its entrance, under reduced motion). */
+function showMoment(reveal) {
+  const lines = [];
+  if (reveal.revealed === 0) {
+    for (const win of reveal.instants || []) lines.push(fmt(gettext("Mậu binh! %(name)s: %(kind)s"), { name: nameOf(win.position), kind: instantName(win.kind) }));
+  }
+  if (reveal.revealed === 3) {
+    for (const scoop of reveal.scoops || []) {
+      const text = scoop.kind === "all" ? gettext("Sập làng! %(name)s lost all three chi to everyone (×%(x)s)") : gettext("Sập 3 chi! %(name)s lost all three chi (×%(x)s)");
+      lines.push(fmt(text, { name: nameOf(scoop.loser), x: scoop.x }));
+    }
+  }
+  if (!lines.length) return;
+  const box = $("moment");
+  box.replaceChildren(...lines.map((text) => {
+    const line = document.createElement("p");
+    line.textContent = text;
+    return line;
+  }));
+  box.dataset.kind = reveal.revealed === 3 ? "scoop" : "instant";
+  box.hidden = false;
+  box.classList.toggle("calm", reducedMotion());
+  clearTimeout(momentTimer);
+  momentTimer = setTimeout(() => { box.hidden = true; }, 3000);
+}
+
+/** A coin flies from the seat that lost a chi to the seat that won it (me or an opponent);
+ * none under reduced motion, where the seats' numbers say the same. */
+function moveCoins(chi) {
+  if (reducedMotion() || chi < 1) return;
+  const mine = document.querySelector("#me .seat-head");
+  if (!mine) return;
+  for (const chip of document.querySelectorAll(`#opponents .pair-chip[data-chi="${chi}"]`)) {
+    const amount = Number(chip.dataset.xu);
+    if (!amount) continue;
+    const seat = chip.closest(".seat");
+    const [from, to] = amount < 0 ? [seat, mine] : [mine, seat];
+    const a = from.getBoundingClientRect();
+    const b = to.getBoundingClientRect();
+    const coin = document.createElement("span");
+    coin.className = "coin";
+    coin.setAttribute("aria-hidden", "true");
+    coin.style.left = `${a.left + a.width / 2 - 10}px`;
+    coin.style.top = `${a.top + a.height / 2 - 10}px`;
+    document.body.append(coin);
+    requestAnimationFrame(() => {
+      coin.style.transform = `translate(${b.left - a.left + (b.width - a.width) / 2}px, ${b.top - a.top + (b.height - a.height) / 2}px)`;
+      coin.classList.add("moving");
+    });
+    setTimeout(() => coin.remove(), 1200);
+  }
+}

@@ -96,13 +96,22 @@ function seatHead(seat, player) {
       who.append(card);
     }
   }
-  // No balance (null): a duplicate board's result it would tell me is still a secret.
-  if (hasBalance() && seat.balance != null) who.append(el("span", "balance", `${xu(seat.balance)} ${unit()}`));
   const live = state.round && (state.round.state === "arranging" || state.round.state === "showdown");
-  if (seat.user === config.user) setHeaderInPlay(live && player ? player.hold : 0);
-  if (live && player && player.hold > 0 && seat.user === config.user) {
-    // The wallet shows what is left; say where the rest is until the round is paid.
-    who.append(el("span", "held", fmt(inXu() ? gettext("%(x)s xu held for this round") : gettext("%(x)s chips at risk this round"), { x: xu(player.hold) })));
+  // Xu held at the deal are still the player's until the settlement: the seat shows them
+  // with the wallet (chips are not moved at the deal; a points table holds nothing).
+  const held = live && player && inXu() ? player.hold : 0;
+  // No balance (null): a duplicate board's result it would tell me is still a secret.
+  if (hasBalance() && seat.balance != null) {
+    const balance = el("span", "balance", `${xu(seat.balance + held)} ${unit()}`);
+    balance.dataset.balance = String(seat.balance + held);
+    who.append(balance);
+  }
+  if (seat.user === config.user) setHeaderInPlay(held);
+  if (live && player && player.hold > 0 && seat.user === config.user && hasBalance()) {
+    // What this round can cost at most (the hold), in the table's unit: not money gone.
+    const risk = el("span", "held", fmt(gettext("this round: you lose at most %(x)s %(unit)s"), { x: xu(player.hold), unit: unit() }));
+    risk.dataset.testid = "at-risk";
+    who.append(risk);
   }
   const [kind, label] = seatStatus(seat, player);
   const badge = el("span", `badge status-${kind}`, label);
@@ -147,9 +156,29 @@ function seatHand(player) {
     }
     wrap.append(line);
   });
+  const chip = pairChip(reveal, position);
+  if (chip) wrap.append(chip);
   if (reveal && reveal.fouls.includes(position)) wrap.append(el("span", "badge danger", gettext("Binh lủng")));
   if (reveal && (reveal.auto_arranged || {})[position]) wrap.append(autoArrangedBadge(reveal.auto_arranged[position]));
   return wrap;
+}
+
+/** The chi just shown between this opponent and me, where they sit: what moved between
+ * our seats (from their side: "−10" went from them to me), the same number as the list's. */
+function pairChip(reveal, position) {
+  const mine = state.round && state.round.you;
+  if (!reveal || reveal.withheld || !mine || position === mine.position) return null;
+  const n = reveal.revealed;
+  const chi = n >= 1 ? reveal.chi[n - 1] : null;
+  const pair = chi && chi.pairs.find((p) => (p.a === position && p.b === mine.position) || (p.b === position && p.a === mine.position));
+  if (!pair) return null;
+  const theirs = pair.a === position ? pair.xu : -pair.xu;
+  const chip = el("span", `pair-chip ${theirs > 0 ? "win" : theirs < 0 ? "lose" : "even"}`);
+  chip.dataset.chi = String(n);
+  chip.dataset.xu = String(theirs);
+  chip.append(el("span", "pair-chip-label", fmt(gettext("Chi %(n)s with you"), { n })));
+  chip.append(el("b", "", `${signed(theirs)} ${unit()}`));
+  return chip;
 }
 
 /** Net xu of a round's player over the chi revealed so far (sập once every chi is shown; before limits). */

@@ -2,8 +2,8 @@
 // pairs, my rows' results, and the round's summary table.
 import { cardElement } from "../cards.js";
 import { instantName } from "../hands.js";
-import { breakdownLine, scoopList, unitName } from "../results.js";
-import { $, config, el, fmt, gettext, myRound, ngettext, now, signed, state, xu } from "./core.js";
+import { breakdownLine, pairFromMySide, scoopList, scoopName, scoopWhy, unitName } from "../results.js";
+import { $, config, el, fmt, gettext, myRound, ngettext, now, send, signed, state, xu } from "./core.js";
 import { nameOf } from "./seats.js";
 
 // Bonus names in the page's language, from games.rules (games.views.table puts them in config).
@@ -76,6 +76,76 @@ function instantPanel(reveal) {
   return panel;
 }
 
+/** How many opponents each player had in the round (position → count), for the scoops' words. */
+function opponentsBy(summary) {
+  const playing = summary.players.length;
+  return Object.fromEntries(summary.players.map((p) => [p.position, playing - 1]));
+}
+
+function opponentsOf(chi) {
+  const hands = chi ? chi.hands.length : 0;
+  return Object.fromEntries((chi ? chi.hands : []).map((h) => [h.position, hands - 1]));
+}
+
+const REASONS = () => ({ foul: gettext("binh lủng"), forfeit: gettext("left the table"), tie: gettext("tie"), both_out: gettext("both out") });
+
+/** My result against each opponent: each chi (with its bonus or why it went that way),
+ * the sập with its reason in words, the limit, and the pair's total, which is what the
+ * ledger moved between us (issue 25: a breakdown a player can read). */
+function versusList(summary, me, unit) {
+  const pairs = summary.pairs || [];
+  if (!pairs.length) return null;
+  const points = summary.stakes_in === "points";
+  const stake = state.info ? state.info.stake : 1;
+  const section = el("section", "versus");
+  section.dataset.testid = "versus";
+  const title = el("h3", "", gettext("Against each opponent"));
+  section.append(title);
+  const list = el("ul", "versus-list");
+  const opponents = summary.players.length - 1;
+  for (const pair of pairs) {
+    const mine = pairFromMySide(pair, me.position, { points, stake });
+    if (!mine) continue;
+    const li = el("li", "versus-line");
+    li.dataset.opponent = String(mine.opponent);
+    li.dataset.total = String(mine.total);
+    const head = el("div", "versus-head");
+    head.append(el("span", "versus-name", nameOf(mine.opponent)));
+    head.append(el("b", `versus-total ${mine.total > 0 ? "win" : mine.total < 0 ? "lose" : ""}`, `${signed(mine.total)} ${unit}`));
+    li.append(head);
+    const items = [];
+    let counted = 0;
+    for (const part of mine.parts) {
+      counted += part.amount;
+      if (part.kind === "instant") {
+        const kind = part.instant ? instantName(part.instant.kind) : gettext("Mậu binh");
+        items.push(`${kind} ${signed(part.amount)}`);
+        continue;
+      }
+      let why = "";
+      if (part.bonus) why = fmt(gettext("%(name)s ×%(units)s"), { name: BONUS_NAMES[part.bonus] || part.bonus, units: Math.abs(part.units) });
+      else if (part.reason && part.reason !== "compare") why = REASONS()[part.reason] || "";
+      items.push(`${fmt(gettext("Chi %(n)s"), { n: part.chi })} ${signed(part.amount)}${why ? ` (${why})` : ""}`);
+    }
+    if (mine.scoop) {
+      const extra = counted * (mine.scoop.x - 1);
+      items.push(`${scoopName(mine.scoop.kind)} ×${mine.scoop.x}${extra ? ` ${signed(extra)}` : ""}`);
+      counted += extra;
+    }
+    const cap = mine.total - counted;
+    if (cap) items.push(fmt(gettext("limit %(xu)s"), { xu: signed(cap) }));
+    li.append(el("p", "versus-parts", items.join(" · ")));
+    if (mine.scoop) {
+      const scoop = { loser: Number(mine.scoop.loser), kind: mine.scoop.kind, x: mine.scoop.x, by: [Number(mine.scoop.loser) === me.position ? mine.opponent : me.position] };
+      const full = (summary.scoops || []).find((sc) => sc.loser === scoop.loser);
+      li.append(el("p", "versus-why", scoopWhy(full || scoop, nameOf, opponents)));
+    }
+    list.append(li);
+  }
+  section.append(list);
+  return section;
+}
+
 function reasonText(pair) {
   if (pair.bonus) return fmt(gettext("%(name)s ×%(units)s"), { name: BONUS_NAMES[pair.bonus] || pair.bonus, units: Math.abs(pair.units) });
   return { foul: gettext("binh lủng"), forfeit: gettext("left the table"), tie: gettext("tie"), both_out: gettext("both out") }[pair.reason] || "";
@@ -100,7 +170,7 @@ function chiPanel(reveal, n) {
     list.append(li);
   }
   panel.append(list);
-  if (n === 3 && reveal.scoops && reveal.scoops.length) panel.append(scoopList(reveal.scoops, nameOf, unitName(reveal.stakes_in)));
+  if (n === 3 && reveal.scoops && reveal.scoops.length) panel.append(scoopList(reveal.scoops, nameOf, unitName(reveal.stakes_in), opponentsOf(reveal.chi[0])));
   return panel;
 }
 
@@ -161,6 +231,8 @@ export function renderSummary(focus) {
     box.append(big);
     const parts = breakdownLine(me, summary.scoops, unit);
     if (parts) box.append(parts);
+    const versus = versusList(summary, me, unit);
+    if (versus) box.append(versus);
   }
   const table = el("table", "summary-table");
   const head = el("tr");
@@ -196,8 +268,9 @@ export function renderSummary(focus) {
     const notes = [];
     if (row.instant) notes.push(instantName(row.instant));
     if (row.foul && row.status !== "left") notes.push(gettext("binh lủng"));
-    if (row.scooped === "one") notes.push(gettext("sập 3 chi"));
-    if (row.scooped === "all") notes.push(gettext("sập làng"));
+    // The multiplier beside the word: sập 3 chi may count ×1 here and ×2 at a classic table.
+    const scoop = (summary.scoops || []).find((sc) => sc.loser === row.position);
+    if (row.scooped) notes.push(scoop ? `${scoopName(row.scooped)} ×${scoop.x}` : scoopName(row.scooped));
     if (row.status === "left") notes.push(gettext("left"));
     if (row.auto_arranged) notes.push(gettext("Auto-arranged"));
     if (notes.length) th.append(el("span", "notes", ` · ${notes.join(" · ")}`));
@@ -217,7 +290,7 @@ export function renderSummary(focus) {
   scroll.setAttribute("aria-labelledby", "summary-title");
   scroll.append(table);
   box.append(scroll);
-  if (summary.scoops && summary.scoops.length) box.append(scoopList(summary.scoops, nameOf, unit));
+  if (summary.scoops && summary.scoops.length) box.append(scoopList(summary.scoops, nameOf, unit, opponentsBy(summary)));
   if (summary.unrated_reason === "bots") box.append(el("p", "muted summary-unrated", gettext("Rounds with a bot are not rated.")));
   if (summary.withheld) box.append(el("p", "muted summary-withheld", gettext("This board's cards are shown only to those who have played it: you may still be dealt it.")));
   box.append(seedLine(summary));
@@ -289,12 +362,20 @@ function renderVoided(box, voided, focus) {
   showSummary(box, focus);
 }
 
-/** The summary's last line (when the next round starts), then show it. */
+/** The summary's last lines (when the next round starts; Ready, and Wait at a private
+ * table: games.services.between), then show it. */
 function showSummary(box, focus) {
+  const row = el("div", "summary-next-row");
   const next = el("p", "summary-next");
   next.id = "summary-next";
-  box.append(next);
+  const actions = el("div", "between-actions");
+  actions.id = "between-actions";
+  const who = el("p", "between-who");
+  who.id = "between-who";
+  row.append(next, actions, who);
+  box.append(row);
   renderSummaryNext();
+  renderBetween();
   box.hidden = false;
   if (focus && !box.contains(document.activeElement)) box.focus({ preventScroll: true });
 }
@@ -313,4 +394,50 @@ export function renderSummaryNext() {
     text = ""; // no countdown yet (the host starts, or the server is about to)
   }
   if (line.textContent !== text) line.textContent = text;
+}
+
+/** Ready (the next deal comes as soon as every person seated is) and, at a private table,
+ * Wait for me (more time, once a round; the server bounds it). */
+export function renderBetween() {
+  const actions = $("between-actions");
+  const who = $("between-who");
+  if (!actions || !who) return;
+  const round = state.round;
+  const over = round && (round.state === "settled" || round.state === "cancelled");
+  const seated = state.seats.some((s) => s.user === config.user);
+  if (!over || !seated || !state.startAt) {
+    actions.replaceChildren();
+    who.textContent = "";
+    return;
+  }
+  const between = state.between && state.between.round === round.id ? state.between : { ready: [], waited: [] };
+  const ready = between.ready.includes(config.user);
+  const buttons = [];
+  const readyButton = el("button", "button primary", ready ? gettext("Ready ✓") : gettext("Ready"));
+  readyButton.type = "button";
+  readyButton.id = "ready-button";
+  readyButton.disabled = ready;
+  readyButton.title = gettext("The next round is dealt as soon as everyone at the table is ready.");
+  readyButton.addEventListener("click", () => send({ type: "ready", round: round.id }));
+  buttons.push(readyButton);
+  if (state.info && state.info.private && !between.waited.includes(config.user)) {
+    const wait = el("button", "button ghost", gettext("Wait for me"));
+    wait.type = "button";
+    wait.id = "wait-button";
+    wait.title = gettext("Asks the table for more time before the next deal (once a round).");
+    wait.addEventListener("click", () => send({ type: "wait", round: round.id }));
+    buttons.push(wait);
+  }
+  const same = actions.children.length === buttons.length
+    && [...actions.children].every((b, i) => b.id === buttons[i].id && b.textContent === buttons[i].textContent);
+  if (!same) actions.replaceChildren(...buttons); // focus stays on a button that did not change
+  const name = (user) => {
+    if (user === config.user) return gettext("you");
+    const seat = state.seats.find((s) => s.user === user);
+    return seat ? seat.name : "";
+  };
+  const parts = [];
+  if (between.ready.length) parts.push(fmt(gettext("Ready: %(names)s"), { names: between.ready.map(name).filter(Boolean).join(", ") }));
+  if (between.waited.length) parts.push(fmt(gettext("Asked to wait: %(names)s"), { names: between.waited.map(name).filter(Boolean).join(", ") }));
+  who.textContent = parts.join(" · ");
 }

@@ -1,0 +1,90 @@
+"""Between rounds: the summary's time, a player's "wait" and "ready" (docs/protocol.md).
+
+After a round the next deal comes ``SUMMARY_SECONDS`` later (countdown.round_over), time
+to read the summary. A seated player may say they are ready: once everyone seated who is
+a person has, the next round is dealt at once. At a private table a player may also ask
+the table to wait: the deal moves to ``TABLE_WAIT_SECONDS`` from now, once per player and
+round, and never further than ``TABLE_WAIT_LIMIT_SECONDS`` after the round ended, so one
+player cannot hold a table for ever. Both are written to the ended round's log (kinds
+``ready`` and ``wait``), which is what the table's next ``countdown`` event and the snapshot
+report.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any, Literal
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from accounts.models import User
+from games.errors import RoundError, SeatError
+from games.models import Round, RoundEvent, Table
+from games.selectors import BETWEEN_KINDS, between_view, latest_round
+from games.services.common import lock_table, log
+from games.services.countdown import set_start
+from games.services.rounds import deal
+
+Choice = Literal["wait", "ready"]
+
+
+def _ended_at(round_: Round) -> datetime:
+    """When the round ended: its settlement, or its last log entry (a voided round)."""
+    if round_.settled_at is not None:
+        return round_.settled_at
+    last = RoundEvent.objects.filter(round=round_).order_by("-seq").first()
+    return last.created_at if last is not None else timezone.now()
+
+
+@transaction.atomic
+def between_rounds(user: User, table_id: int, round_id: int, choice: Choice) -> Round | None:
+    """``choice`` is ``ready`` or ``wait`` for the round that just ended (``round_id``: a
+    tab still showing an older round is refused). Returns the round dealt, when everyone is
+    now ready."""
+    if choice not in BETWEEN_KINDS:
+        raise ValueError("choice")
+    table = lock_table(table_id)  # the table's command stream: a deal cannot slip in
+    latest = latest_round(table)
+    if latest is None or latest.pk != round_id or not latest.is_finished:
+        raise RoundError(_("That round is not the one that just ended."), code="not_between_rounds")
+    seated = list(table.seat_set.select_related("user"))
+    if not any(seat.user_id == user.pk for seat in seated):
+        raise SeatError(_("You are not seated at this table."), code="not_seated")
+    if table.start_at is None:
+        raise RoundError(_("No round is about to be dealt here."), code="no_countdown")
+    said = between_view(table, latest) or {"round": latest.pk, "ready": [], "waited": []}
+    if choice == "wait":
+        if not table.is_private:
+            raise RoundError(
+                _("Only a private table waits for its players: here the round starts on time."),
+                code="not_private",
+            )
+        if user.pk in said["waited"]:
+            raise RoundError(
+                _("You already asked for more time this round."), code="already_waited"
+            )
+        limit = _ended_at(latest) + timedelta(seconds=settings.TABLE_WAIT_LIMIT_SECONDS)
+        wanted = timezone.now() + timedelta(seconds=settings.TABLE_WAIT_SECONDS)
+        when = min(max(table.start_at, wanted), limit)
+        log(latest, "wait", {"until": when.isoformat()}, user)
+        said["waited"].append(user.pk)
+        said["ready"] = [u for u in said["ready"] if u != user.pk]
+        _announce(table, latest, when, said)
+        return None
+    if user.pk in said["ready"]:
+        return None  # said already: nothing changes
+    log(latest, "ready", {}, user)
+    said["ready"].append(user.pk)
+    people = {seat.user_id for seat in seated if not seat.user.is_bot}
+    if people <= set(said["ready"]):
+        return deal(table, latest)  # everyone is ready: no reason to wait any longer
+    _announce(table, latest, table.start_at, said)
+    return None
+
+
+def _announce(table: Table, latest: Round, when: datetime, said: dict[str, Any]) -> None:
+    """The countdown again, with who is ready and who waited (a new version)."""
+    set_start(table, when, extra={"between": said})

@@ -1,0 +1,177 @@
+"""Between rounds (games.services.between): the summary shows long enough to read before
+the next deal; everyone ready deals at once; at a private table a player may ask for more
+time, once a round and never for ever."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.conf import settings
+from django.utils import timezone
+
+from games import services
+from games.errors import RoundError, SeatError
+from games.models import Round, RoundEvent, RoundState, Table
+from games.selectors import table_snapshot
+from games.services import private
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def _play_round(players, table) -> Round:  # type: ignore[no-untyped-def]
+    """Deal, everyone submits, the showdown runs to its settlement."""
+    round_ = services.start_round(players[0], table.pk)
+    for rp in round_.players.select_related("user"):
+        c = rp.cards
+        services.submit_arrangement(rp.user, round_.pk, [c[:5], c[5:10], c[10:]])
+    for _step in range(6):
+        round_.refresh_from_db()
+        if round_.state == RoundState.SETTLED:
+            break
+        Round.objects.filter(pk=round_.pk).update(deadline=timezone.now() - timedelta(seconds=1))
+        services.advance_round(round_.pk, round_.state, round_.phase)
+    round_.refresh_from_db()
+    assert round_.state == RoundState.SETTLED
+    return round_
+
+
+@pytest.fixture
+def private_table(players) -> Table:  # type: ignore[no-untyped-def]
+    table = services.create_table(
+        players[0],
+        name="Bàn bạn bè",
+        stake=10,
+        is_private=True,
+        rules_overrides={"arrange_seconds": 30, "reveal_seconds": 2, "start_seconds": 5},
+    )
+    invite = private.create_invite(players[0], table.pk)
+    private.admit(players[1], invite.token)
+    for p in players[:2]:
+        services.sit(p, table.pk)
+    return table
+
+
+def test_the_next_deal_waits_until_the_summary_has_been_readable(players, table) -> None:  # type: ignore[no-untyped-def]
+    for p in players[:2]:
+        services.sit(p, table.pk)
+    round_ = _play_round(players, table)
+    table.refresh_from_db()
+    assert round_.settled_at is not None and table.start_at is not None
+    shown = (table.start_at - round_.settled_at).total_seconds()
+    assert shown >= settings.TABLE_SUMMARY_SECONDS - 0.5 >= 10  # not the 6 s it was
+
+
+def test_when_every_person_is_ready_the_next_round_is_dealt_at_once(players, table) -> None:  # type: ignore[no-untyped-def]
+    for p in players[:2]:
+        services.sit(p, table.pk)
+    first = _play_round(players, table)
+    assert services.between_rounds(players[0], table.pk, first.pk, "ready") is None
+    table.refresh_from_db()
+    view = table_snapshot(table, players[1])["between"]
+    assert view == {"round": first.pk, "ready": [players[0].pk], "waited": []}
+    dealt = services.between_rounds(players[1], table.pk, first.pk, "ready")
+    assert dealt is not None and dealt.number == first.number + 1
+    assert dealt.state == RoundState.ARRANGING
+
+
+def test_saying_ready_twice_changes_nothing(players, table) -> None:  # type: ignore[no-untyped-def]
+    for p in players[:2]:
+        services.sit(p, table.pk)
+    first = _play_round(players, table)
+    services.between_rounds(players[0], table.pk, first.pk, "ready")
+    table.refresh_from_db()
+    version = table.version
+    services.between_rounds(players[0], table.pk, first.pk, "ready")
+    table.refresh_from_db()
+    assert table.version == version
+    assert RoundEvent.objects.filter(round=first, kind="ready").count() == 1
+
+
+def test_a_player_at_a_private_table_may_ask_for_more_time_once(players, private_table) -> None:  # type: ignore[no-untyped-def]
+    first = _play_round(players, private_table)
+    private_table.refresh_from_db()
+    before = private_table.start_at
+    services.between_rounds(players[1], private_table.pk, first.pk, "wait")
+    private_table.refresh_from_db()
+    assert private_table.start_at > before
+    assert private_table.start_at <= first.settled_at + timedelta(
+        seconds=settings.TABLE_WAIT_LIMIT_SECONDS
+    )
+    with pytest.raises(RoundError) as again:
+        services.between_rounds(players[1], private_table.pk, first.pk, "wait")
+    assert again.value.code == "already_waited"
+
+
+def test_waits_never_put_the_deal_off_past_the_limit(players, private_table, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    first = _play_round(players, private_table)
+    monkeypatch.setattr(settings, "TABLE_WAIT_SECONDS", 120)
+    for p in players[:2]:
+        services.between_rounds(p, private_table.pk, first.pk, "wait")
+    private_table.refresh_from_db()
+    limit = first.settled_at + timedelta(seconds=settings.TABLE_WAIT_LIMIT_SECONDS)
+    assert private_table.start_at <= limit + timedelta(seconds=1)  # paced by a turn at most
+
+
+def test_a_public_table_does_not_wait_for_one_player(players, table) -> None:  # type: ignore[no-untyped-def]
+    for p in players[:2]:
+        services.sit(p, table.pk)
+    first = _play_round(players, table)
+    with pytest.raises(RoundError) as refused:
+        services.between_rounds(players[0], table.pk, first.pk, "wait")
+    assert refused.value.code == "not_private"
+
+
+def test_a_stale_round_or_a_spectator_is_refused_and_changes_nothing(players, table) -> None:  # type: ignore[no-untyped-def]
+    for p in players[:2]:
+        services.sit(p, table.pk)
+    first = _play_round(players, table)
+    with pytest.raises(RoundError) as stale:
+        services.between_rounds(players[0], table.pk, first.pk + 1000, "ready")
+    assert stale.value.code == "not_between_rounds"
+    with pytest.raises(SeatError) as watching:
+        services.between_rounds(players[3], table.pk, first.pk, "ready")
+    assert watching.value.code == "not_seated"
+    assert not RoundEvent.objects.filter(round=first, kind__in=["ready", "wait"]).exists()
+
+
+@pytest.mark.usefixtures("own_socket_threads")
+def test_ready_and_wait_over_the_socket_are_answered_and_refused_in_words(players, table) -> None:  # type: ignore[no-untyped-def]
+    """The `ready` / `wait` commands (docs/protocol.md "Between rounds") go through the
+    consumer: `ok`, a refusal with its code and message, a malformed round id."""
+    from channels.testing import WebsocketCommunicator
+
+    from games.consumers import TableConsumer
+    from tests.wsclient import run_async
+
+    for p in players[:2]:
+        services.sit(p, table.pk)
+    first = _play_round(players, table)
+
+    async def scenario() -> None:
+        socket = WebsocketCommunicator(TableConsumer.as_asgi(), f"/ws/tables/{table.pk}/")
+        socket.scope["user"] = players[0]
+        socket.scope["url_route"] = {"kwargs": {"table_id": table.pk}}
+        assert (await socket.connect(timeout=10))[0]
+        snapshot = await socket.receive_json_from(timeout=10)
+        assert snapshot["between"] == {"round": first.pk, "ready": [], "waited": []}
+
+        async def reply_to(ref: int) -> dict[str, Any]:
+            while True:
+                message = await socket.receive_json_from(timeout=10)
+                if message.get("ref") == ref:
+                    return message
+
+        await socket.send_json_to({"type": "wait", "round": first.pk, "ref": 1})
+        refused = await reply_to(1)
+        assert (refused["type"], refused["code"]) == ("error", "not_private")
+        assert "bàn riêng" in refused["message"]
+        await socket.send_json_to({"type": "ready", "round": "x", "ref": 2})
+        assert (await reply_to(2))["code"] == "malformed"
+        await socket.send_json_to({"type": "ready", "round": first.pk, "ref": 3})
+        assert (await reply_to(3)) == {"type": "ok", "for": "ready", "ref": 3}
+        await socket.disconnect()
+
+    run_async(scenario())
+    assert RoundEvent.objects.filter(round=first, kind="ready", user=players[0]).count() == 1
