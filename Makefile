@@ -52,7 +52,7 @@ messages: $(STAMP)
 	  --ignore=.venv --ignore=tests --ignore=benchmarks --ignore=staticfiles --ignore=test-artifacts \
 	  $(foreach app,$(LOCALE_APPS),--ignore=$(app))
 	for app in $(LOCALE_APPS); do (cd $$app && DEBUG=true ../$(PY) ../manage.py makemessages -l vi -l en --no-wrap --no-location); done
-	cd games && DEBUG=true ../$(PY) ../manage.py makemessages -d djangojs -l vi -l en --no-wrap --no-location
+	for app in games tournaments; do (cd $$app && DEBUG=true ../$(PY) ../manage.py makemessages -d djangojs -l vi -l en --no-wrap --no-location); done
 	DEBUG=true $(PY) manage.py compilemessages --ignore=.venv --ignore=staticfiles
 
 # Lighthouse (npm, pinned by tools/lighthouse/package-lock.json) on the landing, lobby,

@@ -310,6 +310,11 @@ TOURNAMENT_BOT_WAIT_SECONDS = env_int("TOURNAMENT_BOT_WAIT_SECONDS", 60, minimum
 # The tournament tables' clock (RULES.md section 9 limits): arranging and each reveal.
 TOURNAMENT_ARRANGE_SECONDS = env_int("TOURNAMENT_ARRANGE_SECONDS", 60, minimum=30, maximum=180)
 TOURNAMENT_REVEAL_SECONDS = env_int("TOURNAMENT_REVEAL_SECONDS", 3, minimum=2, maximum=10)
+# A player's first deal at a tournament table (the start, a move to another table, an
+# arena's next board) waits until everyone newly seated there has the table open, or at
+# most this long (a countdown the tournament page shows and sounds): nobody's clock runs
+# before they could see it (docs/tournaments.md). At least 10 s: time to notice and go.
+TOURNAMENT_JOIN_SECONDS = env_int("TOURNAMENT_JOIN_SECONDS", 15, minimum=10, maximum=120)
 # The watchdog (tournaments.watchdog, docs/tournaments.md): a tournament that made no
 # progress (a registration, the start, a settled round, a table step, a pairing, a board's
 # points) for this long, past any time of its own (the bots' wait, an arena's start or

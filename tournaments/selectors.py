@@ -7,9 +7,11 @@ from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from games.models import Round
 from ledger import selectors as ledger_selectors
 from tournaments import rules
 from tournaments.models import (
@@ -115,6 +117,13 @@ def tournament_state(tournament_id: int) -> dict[str, Any]:
             r["name"],
         )
     )
+    # The rank column: a final place where there is one, else the rank by chips among
+    # those still in (equal stacks, equal rank); before the start, nobody has one.
+    in_play = [r for r in rows if r["place"] is None and r["state"] == EntryState.PLAYING]
+    for r in rows:
+        r["rank"] = r["place"]
+    for r in in_play:
+        r["rank"] = 1 + sum(1 for o in in_play if o["stack"] > r["stack"])
     busts = sorted(
         (e for e in entries if e.state == EntryState.BUSTED),
         key=lambda e: (e.busted_at, -(e.place or 0)),
@@ -137,6 +146,7 @@ def tournament_state(tournament_id: int) -> dict[str, Any]:
         ),
         "left": sum(1 for e in entries if e.state == EntryState.PLAYING),
         "buy_in": tournament.buy_in,
+        "starting_stack": tournament.starting_stack,
         "pool": 0 if returned else paid_pool if tournament.state == State.FINISHED else pool,
         "prize_pool": prize_pool,
         "chips_in_play": sum(e.stack for e in entries),
@@ -149,10 +159,20 @@ def tournament_state(tournament_id: int) -> dict[str, Any]:
         "bots_at": tournament.bots_at.isoformat() if tournament.bots_at else None,
         "standings": rows,
         "bust_order": [e.user_id for e in busts],
+        # Each open table and when it deals next (None: playing a round, or not counting
+        # down): a player's page counts their table's first deal down (docs/tournaments.md).
         "tables": [
-            {"table": t.table_id, "number": t.number}
+            {
+                "table": t.table_id,
+                "number": t.number,
+                "start_at": t.table.start_at.isoformat() if t.table.start_at else None,
+                "dealt": t.dealt,  # False: its first deal is still to come
+            }
             for t in tournament.tables.filter(broken_at__isnull=True)
+            .select_related("table")
+            .annotate(dealt=Exists(Round.objects.filter(table_id=OuterRef("table_id"))))
         ],
+        "now": timezone.now().isoformat(),
     }
     own = _kind_fields.get(tournament.kind)
     if own is not None:  # an arena's points, fire, clock and queue (register_kind_fields)

@@ -13,7 +13,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.models import Round, Table
-from games.selectors.rounds import active_round
+from games.selectors.presence import online_users
+from games.selectors.rounds import active_round, latest_round
 from games.services.common import bump, table_event
 from games.signals import round_settled, send_on_commit
 
@@ -32,7 +33,37 @@ def schedule_auto_start(table: Table) -> None:
             bump(table, "start_at")
             table_event(table, {"type": "countdown", "start_at": None}, lobby=True)
         return
-    set_start(table, timezone.now() + timedelta(seconds=table.rules.start_seconds))
+    delay = table.rules.start_seconds
+    if newcomers_away(table):
+        delay = max(delay, settings.TOURNAMENT_JOIN_SECONDS)
+    set_start(table, timezone.now() + timedelta(seconds=delay))
+
+
+def newcomers_away(table: Table) -> bool:
+    """Whether someone seated at a managed table (a tournament's) since its last deal has
+    no socket at it yet: their first deal there waits for them, TOURNAMENT_JOIN_SECONDS at
+    most (docs/tournaments.md, "Your table starts"). Bots are always there."""
+    if not table.is_managed:
+        return False
+    seats = table.seat_set.filter(user__is_bot=False)
+    last = latest_round(table)
+    if last is not None:
+        seats = seats.filter(joined_at__gt=last.dealt_at)
+    newcomers = set(seats.values_list("user_id", flat=True))
+    return bool(newcomers - online_users(table.pk))
+
+
+def arrived(table: Table) -> None:
+    """A seated player opened the table (the caller holds its lock). A managed table that
+    has dealt nothing yet and waits for its newcomers deals after its own short countdown
+    once all of them are here, instead of waiting out TOURNAMENT_JOIN_SECONDS."""
+    if not table.is_managed or table.start_at is None or not table.is_open:
+        return
+    if latest_round(table) is not None or newcomers_away(table):
+        return
+    soon = timezone.now() + timedelta(seconds=table.rules.start_seconds)
+    if table.start_at > soon:
+        set_start(table, soon)
 
 
 def paced(table: Table, when: datetime) -> datetime:

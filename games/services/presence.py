@@ -27,6 +27,7 @@ from accounts.models import User
 from games.models import Connection, Seat, Table
 from games.selectors.rounds import active_round
 from games.services.common import bump, lock_table, log, table_event
+from games.services.countdown import arrived
 
 AWAY_AFTER = timedelta(seconds=settings.PRESENCE_TIMEOUT_SECONDS)
 """A seated player none of whose sockets was heard for this long is stood up at the next deal."""
@@ -55,7 +56,9 @@ def connected(user: User, table_id: int, connection_id: uuid.UUID) -> None:
         update_fields=["seen_at"],
     )
     if not already and Seat.objects.filter(table_id=table_id, user=user).exists():
-        announce(lock_table(table_id), user, online=True)
+        table = lock_table(table_id)
+        announce(table, user, online=True)
+        arrived(table)  # a tournament's first deal waits for its newcomers (countdown)
 
 
 @transaction.atomic

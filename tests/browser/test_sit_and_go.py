@@ -71,7 +71,15 @@ def test_a_sit_and_go_of_four_with_three_bots_runs_from_join_to_prizes(
     assert not axe_violations(page)
     shoot(page, "sit-and-go-started")
 
-    page.click("[data-testid=my-table]")
+    # The table's first deal waits for me: the page names my table, counts its deal down
+    # and beeps (issue 25, item 4); the deal comes once I am there.
+    announce = page.locator("[data-testid=my-table-start]")
+    announce.wait_for()
+    assert "bàn 1" in (announce.inner_text() or "").lower()
+    assert int(announce.get_attribute("data-seconds-left") or "0") > 0
+    assert int(page.evaluate("document.body.dataset.tournamentBeeps || '0'")) >= 1
+    shoot(page, "sit-and-go-your-table")
+    page.click("[data-testid=my-table-go]")
     page.wait_for_url(re.compile(r".*/tables/\d+/$"))
     page.wait_for_selector("[data-testid=tournament-info]")
     assert page.locator("#leave-button").is_hidden()  # nobody leaves a tournament table

@@ -3,7 +3,7 @@
 // socket also marks this player present while it is open (docs/tournaments.md, Arena).
 // When this player is seated at a board, the board's page opens; when the arena is over,
 // its page opens from a table (the final ranking and prizes).
-import { STATE_LABELS, cell, fmt, follow, number, resultLine, set as setIn, showOutcome } from "./common.js";
+import { STATE_LABELS, announceMyTable, cell, fmt, follow, number, resultLine, set as setIn, showOutcome } from "./common.js";
 
 const root = document.getElementById("arena") || document.getElementById("arena-info");
 const { gettext } = window;
@@ -114,8 +114,10 @@ function render(s) {
   showOutcome(root, s);
   tick();
   // Paired at a new board: open it. The arena over: open its page (from a table).
+  // Paired at a new board: announce it (the table, its deal counted down, a sound), then
+  // open it; the server's first deal there waits for the players (docs/tournaments.md).
   if (mine && mine.status === "playing" && mine.table && mine.table !== here) {
-    location.assign(`/tables/${mine.table}/`);
+    announceMyTable(root, s, mine, here, { moved: Boolean(here) || mine.boards > 0, go: true });
   } else if (here && ["finished", "cancelled", "voided"].includes(s.state)) {
     location.assign(`/tournaments/${s.tournament}/`);
   }
