@@ -36,7 +36,7 @@ for (const select of document.querySelectorAll("select[data-submit-on-change]"))
 // hashed static files (maubinh_site/pwa.py). Nothing depends on it.
 // Registered once the page has loaded: its install fetches the shell, which must not
 // compete with the page's own font and styles (they would arrive late and move the page).
-const worker = document.documentElement.dataset.sw;
+const worker = document.body.dataset.sw;
 if (worker && "serviceWorker" in navigator) {
   const register = () => navigator.serviceWorker.register(worker).catch(() => { /* private mode, or refused: the site works without */ });
   if (document.readyState === "complete") register();
