@@ -19,7 +19,7 @@ from django.conf import settings
 from django.utils import translation
 
 from chat import selectors, services
-from games.consumers import TableConsumer, run_command
+from games.consumers import TableConsumer, run_read
 
 logger = logging.getLogger(__name__)
 
@@ -44,7 +44,7 @@ class ChatTableConsumer(TableConsumer):
                 await self.server_error()
 
     async def send_chat_state(self, ref: Any = None) -> None:
-        state = await run_command(selectors.chat_state)(self.user, self.table_id, self._language())
+        state = await run_read(selectors.chat_state)(self.user, self.table_id, self._language())
         self._remember_hidden(state.pop("hidden"))
         await self.send_json({**state, "ref": ref})
 
@@ -53,7 +53,7 @@ class ChatTableConsumer(TableConsumer):
 
     async def _hidden(self) -> frozenset[int]:
         if time.monotonic() - self.hidden_at > settings.CHAT_HIDDEN_REFRESH_SECONDS:
-            ids = await run_command(selectors.hidden_senders)(self.user.pk)
+            ids = await run_read(selectors.hidden_senders)(self.user.pk)
             self._remember_hidden(ids)
         return self.hidden
 
@@ -70,7 +70,7 @@ class ChatTableConsumer(TableConsumer):
         await super().game_event(event)
         if head.get("type") in SEATING:
             try:
-                role = await run_command(selectors.chat_role)(self.user, self.table_id)
+                role = await run_read(selectors.chat_role)(self.user, self.table_id)
             except Exception:
                 logger.exception("table %s: chat role failed", self.table_id)
                 return

@@ -8,6 +8,7 @@ language, or a snapshot. A malformed or out-of-turn message never changes state.
 from __future__ import annotations
 
 import asyncio
+import functools
 import importlib
 import json
 import logging
@@ -26,7 +27,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocke
 from channels.sessions import CookieMiddleware, SessionMiddleware
 from django.conf import settings
 from django.contrib import auth
-from django.db import InterfaceError, OperationalError
+from django.db import InterfaceError, OperationalError, connections
 from django.utils import translation
 from django.utils.translation import gettext as _
 
@@ -71,6 +72,46 @@ def run_command(func: Callable[..., Any]) -> Callable[..., Awaitable[Any]]:
 
 def run_handshake(func: Callable[..., Any]) -> Callable[..., Awaitable[Any]]:
     return DatabaseSyncToAsync(func, thread_sensitive=False, executor=_HANDSHAKE_THREADS)  # type: ignore[no-any-return]
+
+
+# A read (a snapshot, a socket's arrival, the chat's state) that met a connection the
+# server ended (a restart, a terminated backend) runs again on a new one. A read changes
+# nothing, or only what running it again sets the same (a presence row).
+READ_ATTEMPTS = 4
+READ_BACKOFF_SECONDS = 0.25
+
+
+def _closing_a_lost_connection(func: Callable[..., Any]) -> Callable[..., Any]:
+    """``func``, closing this thread's connection when the server ended it, so the next
+    attempt opens a new one (not left to close_old_connections, which tests switch off)."""
+
+    @functools.wraps(func)
+    def attempt(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except (OperationalError, InterfaceError):
+            for connection in connections.all(initialized_only=True):
+                connection.close_if_unusable_or_obsolete()
+            raise
+
+    return attempt
+
+
+def run_read(func: Callable[..., Any]) -> Callable[..., Awaitable[Any]]:
+    """``run_command`` for reads: retried on a lost database connection, a little later
+    each time, so a page never sees a server_error for a connection the server dropped."""
+    command = run_command(_closing_a_lost_connection(func))
+
+    async def read(*args: Any, **kwargs: Any) -> Any:
+        for attempt in range(1, READ_ATTEMPTS):
+            try:
+                return await command(*args, **kwargs)
+            except (OperationalError, InterfaceError):
+                logger.warning("read %s: database connection lost, again", func.__name__)
+                await asyncio.sleep(READ_BACKOFF_SECONDS * attempt)
+        return await command(*args, **kwargs)
+
+    return read
 
 
 def _login_user(session: Any) -> Any:
@@ -407,12 +448,7 @@ class TableConsumer(_Consumer):
         open_sockets.add(self.connection_id, self.user.pk, self.table_id)
         with translation.override(self._language()):
             try:
-                try:
-                    snapshot = await run_command(self._arrive)()
-                except (OperationalError, InterfaceError):
-                    # The server ended this thread's connection (a restart, a terminated
-                    # backend): it is closed after the failure, so once more on a new one.
-                    snapshot = await run_command(self._arrive)()
+                snapshot = await run_read(self._arrive)()
             except Exception:
                 # The socket stays: its next renewal registers it, the page asks for a snapshot.
                 logger.exception("table %s: connect failed", self.table_id)
@@ -499,7 +535,7 @@ class TableConsumer(_Consumer):
             await self.close(code=CLOSE_FORBIDDEN)
 
     async def send_snapshot(self, ref: Any = None) -> None:
-        snapshot = await run_command(self._snapshot)()
+        snapshot = await run_read(self._snapshot)()
         snapshot["ref"] = ref
         await self.in_order.snapshot(snapshot)
 

@@ -8,11 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from channels.db import database_sync_to_async
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from games.consumers import CLOSE_NOT_FOUND, CLOSE_UNAUTHENTICATED, _Consumer
+from games.consumers import CLOSE_NOT_FOUND, CLOSE_UNAUTHENTICATED, _Consumer, run_read
 from tournaments import selectors
 from tournaments.events import tournament_group
 from tournaments.models import Tournament
@@ -46,7 +45,7 @@ class TournamentConsumer(_Consumer):
             await self.close(code=CLOSE_NOT_FOUND)
 
     async def send_state(self, ref: Any = None) -> bool:
-        state = await database_sync_to_async(_state)(self.tournament_id, self.kind)
+        state = await run_read(_state)(self.tournament_id, self.kind)
         if state is None:
             return False
         await self.send_json({**state, "ref": ref})

@@ -96,6 +96,35 @@ def test_a_socket_opening_as_the_database_ends_its_connection_still_gets_its_sna
     assert len(calls) == 2
 
 
+@pytest.mark.postgres
+def test_a_snapshot_asked_while_the_database_ends_the_connection_twice_still_arrives(
+    players, table, monkeypatch
+):
+    from django.db import connection
+
+    snapshot = consumers.selectors.table_snapshot
+    calls = []
+
+    def ended_twice(*args: Any) -> Any:
+        calls.append(args)
+        if len(calls) <= 2:
+            with connection.cursor() as cursor:  # PostgreSQL ends this very connection
+                cursor.execute("SELECT pg_terminate_backend(pg_backend_pid())")
+        return snapshot(*args)
+
+    async def scenario() -> None:
+        socket, _ = await _open(players[0], table)
+        calls.clear()
+        monkeypatch.setattr(consumers.selectors, "table_snapshot", ended_twice)
+        await socket.send_json_to({"type": "snapshot", "ref": 1})
+        reply = await socket.receive_json_from(timeout=10)
+        assert (reply["type"], reply["ref"]) == ("snapshot", 1)
+        await socket.disconnect()
+
+    run_async(scenario())
+    assert len(calls) == 3
+
+
 def test_a_consumer_that_crashed_no_longer_keeps_its_socket_alive(players, table):
     from channels.layers import get_channel_layer
 
