@@ -192,6 +192,40 @@ def test_the_last_ten_seconds_say_what_the_deadline_will_do_with_the_hand(  # ty
     shoot(page, f"phone-deadline-strict-{size}", [viewport])
 
 
+HAND_TOP = "document.querySelector('#me').getBoundingClientRect().top + window.scrollY"
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("viewport", SIZES, ids=IDS)
+def test_the_deadline_warning_moves_no_card_on_the_screen(  # type: ignore[no-untyped-def]
+    pages, viewport
+) -> None:
+    size = size_name(viewport)
+    page, ws, table, _ = open_scripted_table(pages, "em", viewport, f"Bàn yên {size}")
+    send(ws, table.snapshot(table.arranging_round(deadline=60)))
+    page.wait_for_function("document.querySelectorAll('#me button.pcard').length === 13")
+    top = page.evaluate(HAND_TOP)
+    # The last 10 s start: the centre says so in more words, in place.
+    send(ws, table.snapshot(table.arranging_round(deadline=8)))
+    warned(page, "engine")
+    assert abs(page.evaluate(HAND_TOP) - top) <= 1, size
+    # A strict table's warning, the longest words: still nothing moves.
+    strict = table.snapshot(table.arranging_round(deadline=8))
+    strict["info"] = copy.deepcopy(strict["info"])
+    strict["info"]["rules"]["on_timeout"] = "foul"
+    send(ws, strict)
+    warned(page, "foul")
+    assert abs(page.evaluate(HAND_TOP) - top) <= 1, size
+    # Laid out in full with a minute left, then the last 10 s: the layout will be played.
+    send(ws, table.snapshot(table.arranging_round(deadline=60)))
+    page.wait_for_selector("#center:not(.urgent)")
+    lay_out(page, LEGAL)
+    top = page.evaluate(HAND_TOP)  # the rows filled by my taps may have moved it
+    send(ws, table.snapshot(table.arranging_round(deadline=8)))
+    warned(page, "draft")
+    assert abs(page.evaluate(HAND_TOP) - top) <= 1, size
+
+
 @pytest.mark.browser
 @pytest.mark.parametrize("viewport", SIZES, ids=IDS)
 def test_suggestions_open_over_the_hand_with_xong_in_reach(  # type: ignore[no-untyped-def]

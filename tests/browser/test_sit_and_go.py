@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import DESKTOP, Site, axe_violations
+from tests.browser.conftest import DESKTOP, SIZES, Site, axe_violations
 from tests.processes import collect_static, daphne, site_env
 
 pytestmark = pytest.mark.browser
@@ -24,6 +24,8 @@ FAST = {
     "TOURNAMENT_REVEAL_SECONDS": "2",
     "TOURNAMENT_ARRANGE_SECONDS": "30",
     "BOTS_THINK_SECONDS": "0.3,0.8",
+    # Long enough for the announcement to be looked at at four sizes before the deal.
+    "TOURNAMENT_JOIN_SECONDS": "60",
 }
 
 
@@ -78,7 +80,21 @@ def test_a_sit_and_go_of_four_with_three_bots_runs_from_join_to_prizes(
     assert "bàn 1" in (announce.inner_text() or "").lower()
     assert int(announce.get_attribute("data-seconds-left") or "0") > 0
     assert int(page.evaluate("document.body.dataset.tournamentBeeps || '0'")) >= 1
-    shoot(page, "sit-and-go-your-table")
+    # At every size the announcement, its countdown and the way to the table fit the
+    # screen, and the standings keep their rank column.
+    for size in SIZES:
+        page.set_viewport_size(size)
+        announce.scroll_into_view_if_needed()
+        for part in (announce, page.locator("[data-testid=my-table-go]")):
+            box = part.bounding_box()
+            assert part.is_visible() and box is not None, size
+            assert box["x"] >= 0 and box["x"] + box["width"] <= size["width"] + 1, (size, box)
+        assert int(announce.get_attribute("data-seconds-left") or "0") > 0, size
+        rank = page.locator("[data-testid=standings] thead th").first
+        rank.scroll_into_view_if_needed()
+        assert rank.is_visible() and (rank.bounding_box() or {"x": -1})["x"] >= 0, size
+    page.set_viewport_size(DESKTOP)
+    shoot(page, "sit-and-go-your-table", SIZES)
     page.click("[data-testid=my-table-go]")
     page.wait_for_url(re.compile(r".*/tables/\d+/$"))
     page.wait_for_selector("[data-testid=tournament-info]")

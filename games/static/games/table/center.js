@@ -102,7 +102,56 @@ export function renderCenter() {
     actions.append(start);
   }
   tick();
+  reserveRoom(); // with the clock and the actions in place, as the round shows them
 }
+
+// While I arrange, the centre keeps the height of the longest thing it may say this round
+// (the deadline warning's words included), so nothing below it moves when the last 10 s
+// start or the words change: measured once a round and again when the width changes.
+const OUTCOMES = ["resend", "keep", "foul", "draft", "last_draft", "engine"];
+let reserved = "";
+
+function reserveRoom() {
+  const round = state.round;
+  const center = $("center");
+  if (!round || round.state !== "arranging" || !myRound()) return;
+  const key = `${round.id}:${center.clientWidth}`;
+  if (key === reserved || !center.clientWidth) return;
+  const title = $("phase-title");
+  const next = $("phase-next");
+  const saved = { title: title.textContent, next: next.textContent, urgent: center.classList.contains("urgent") };
+  const warnTitle = fmt(ngettext("%(n)s second left!", "%(n)s seconds left!", 10), { n: 10 });
+  const arrangeNote = fmt(ngettext(
+    "Place %(n)s more card: chi 1 strongest, chi 3 weakest. Then press Done.",
+    "Place %(n)s more cards: chi 1 strongest, chi 3 weakest. Then press Done.", 13), { n: 13 },
+  );
+  const says = [
+    ...OUTCOMES.map((outcome) => [warnTitle, deadlineNote(outcome), true]),
+    [saved.title, arrangeNote, false],
+    [saved.title, timeoutNote(state.info && state.info.rules), false],
+    [saved.title, saved.next, saved.urgent],
+  ];
+  center.style.minHeight = "";
+  let tallest = 0;
+  for (const [head, note, urgent] of says) {
+    title.textContent = head;
+    next.textContent = note;
+    center.classList.toggle("urgent", urgent);
+    tallest = Math.max(tallest, center.offsetHeight);
+  }
+  title.textContent = saved.title;
+  next.textContent = saved.next;
+  center.classList.toggle("urgent", saved.urgent);
+  center.style.minHeight = `${tallest}px`;
+  reserved = key;
+}
+
+function measureAgain() {
+  reserved = "";
+  reserveRoom();
+}
+window.addEventListener("resize", measureAgain);
+if (document.fonts) document.fonts.ready.then(measureAgain); // measured in the site's font
 
 // The warning counts down and follows the board: redraw when what it says changes.
 let shown = "";
