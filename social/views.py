@@ -72,12 +72,10 @@ def _run(request: HttpRequest, action: Any, *args: Any, done: str = "") -> bool:
     return True
 
 
-@login_required
 def player(request: HttpRequest, user_id: int) -> HttpResponse:
-    """A player's card: become friends, block or unblock (profiles link here)."""
-    other = _person(user_id)
-    context = {"other": other, "relation": selectors.relation(_user(request), other)}
-    return render(request, "social/player.html", context)
+    """The old address of a player's card. A player has one page, ``/players/<id>/``
+    (profiles), which carries the befriend and block buttons too; a bot had no card."""
+    return redirect("profiles:profile", user_id=_person(user_id).pk, permanent=True)
 
 
 def _on_player(service: Any, done: str | Promise = "") -> Any:
