@@ -7,7 +7,7 @@ from collections.abc import Callable
 from django.http import HttpRequest, HttpResponse
 
 from accounts.addresses import client_address
-from moderation import services
+from moderation.services.addresses import record_user_ip
 
 SESSION_KEY = "moderation_ip"
 
@@ -26,6 +26,6 @@ class RecordAddressMiddleware:
             and ip
             and request.session.get(SESSION_KEY) != ip
         ):
-            services.record_user_ip(user, ip)
+            record_user_ip(user, ip)
             request.session[SESSION_KEY] = ip
         return self.get_response(request)

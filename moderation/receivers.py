@@ -64,7 +64,7 @@ def on_prize_hold_changed(sender: Any, tournament_id: int, outcome: str, **_kwar
     decisions' notices are written with the decision, ``services.decide_prizes``)."""
     if outcome != "held":
         return
-    from moderation.services import notify_prize_hold
+    from moderation.services.prizes import notify_prize_hold
 
     notify_prize_hold(tournament_id)
 

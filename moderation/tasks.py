@@ -3,7 +3,7 @@ from __future__ import annotations
 from celery import shared_task
 from django.core.cache import cache
 
-from moderation import services
+from moderation.services import addresses, review
 
 
 @shared_task(name="moderation.record_seat_ips")
@@ -11,9 +11,9 @@ def record_seat_ips(table_id: int) -> int:
     from moderation.receivers import seat_ips_pending_key
 
     cache.delete(seat_ips_pending_key(table_id))  # before the read: see on_seat_changed
-    return services.record_seat_ips(table_id)
+    return addresses.record_seat_ips(table_id)
 
 
 @shared_task(name="moderation.record_private_table_visit")
 def record_private_table_visit(staff_id: int, table_id: int) -> None:
-    services.record_private_table_visit(staff_id, table_id)
+    review.record_private_table_visit(staff_id, table_id)
