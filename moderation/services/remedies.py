@@ -30,7 +30,6 @@ from moderation.models import (
     Compensation,
     CompensationStatus,
     ModeratorLimit,
-    NotificationKind,
     Resettlement,
 )
 from moderation.roles import can_moderate, is_admin
@@ -48,6 +47,7 @@ from moderation.services.base import (
     require_moderator,
     require_reason,
 )
+from notices.models import NotificationKind
 
 
 @dataclass(frozen=True)

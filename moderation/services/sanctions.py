@@ -13,7 +13,7 @@ from accounts import services as account_services
 from accounts.errors import AccountError
 from accounts.models import User
 from moderation.errors import Forbidden, ModerationError, NotFound
-from moderation.models import ActionKind, Mute, NotificationKind
+from moderation.models import ActionKind, Mute
 from moderation.roles import is_admin
 from moderation.services.base import (
     as_id,
@@ -24,6 +24,7 @@ from moderation.services.base import (
     require_moderator,
     require_reason,
 )
+from notices.models import NotificationKind
 
 
 def _suspension(user: User) -> dict[str, Any]:
