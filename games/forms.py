@@ -1,4 +1,4 @@
-"""The create-table form: house rules with a plain explanation of each (RULES.md section 9).
+"""The create-table form: house rules with a plain explanation of each (docs/rules.md#house-rules).
 
 A blank rule keeps the preset's value, so switching preset never carries the other
 preset's numbers along. ``games.services.create_table`` does the real validation.

@@ -380,7 +380,7 @@ class PlayerStatus(models.TextChoices):
 
 
 class AutoArranged(models.TextChoices):
-    """Who arranged a hand played for its owner at the deadline (RULES.md section 8)."""
+    """Who arranged a hand played for its owner at the deadline (docs/rules.md#timing)."""
 
     DRAFT = "draft", _("their last draft")
     ENGINE = "engine", _("the auto-arranger")

@@ -1,7 +1,7 @@
 """What a table's rounds are played for: the seam between the round machinery and the money.
 
 Every round, whatever it is played for, goes through the same deal, clock, auto-arranging
-at the deadline (RULES.md section 8), showdown and reveals. What differs is only where a
+at the deadline (docs/rules.md#timing), showdown and reveals. What differs is only where a
 player's balance comes from, what is held at the deal and what the settlement moves. A
 table says which in ``Table.stakes_in``:
 
@@ -17,7 +17,7 @@ table says which in ``Table.stakes_in``:
 A table not played for xu belongs to the app that created it (``Table.is_managed``): it is
 not in the lobby, nobody sits or stands there by themselves (the owner assigns seats with
 ``games.services.assign_seat`` / ``unassign_seat``), and a player who is away is not stood
-up at the deal: their hand is played for them (RULES.md section 8), never eliminated.
+up at the deal: their hand is played for them (docs/rules.md#timing), never eliminated.
 
 Every provider method runs inside the table's transaction, under its lock (and the
 round's): it may lock its own rows after those (``docs/tournaments.md`` gives the order).

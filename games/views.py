@@ -178,8 +178,8 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
         # Where a player disputes a round or reports a player (0 stands for the id).
         "dispute": reverse("moderation:file_dispute", kwargs={"round_id": 0}),
         "report": reverse("moderation:report_player", kwargs={"user_id": 0}),
-        # A player's card: befriend or block them (docs/social.md).
-        "player": reverse("social:player", kwargs={"user_id": 0}),
+        # A player's page (profiles): their figures, and befriend or block them.
+        "player": reverse("profiles:profile", kwargs={"user_id": 0}),
         # A duplicate schedule's page (its published board hashes); set at a duplicate table.
         "duplicate": reverse("games:duplicate_schedule", kwargs={"schedule_id": 0}),
         "is_duplicate": table.duplicate_schedule_id is not None,

@@ -1,10 +1,11 @@
-"""One inbox for a player: moderation's notices (case outcomes, compensation, suspension)
-and social ones (friend requests, table invitations) in one list, newest first, with one
-unread count that the header keeps live (``unread``, polled by static/js/site.js).
+"""One inbox for a player: every notice (``notices.Notification``: case outcomes,
+compensation, suspension, friend requests, table invitations) in one list, newest first,
+with one unread count that the header shows (``header_count``) and keeps live (``unread``,
+polled by static/js/site.js). The old pages of moderation's and social's notices redirect
+here.
 
-The two apps keep their own ``Notification`` models for now (issue 26 merges them): this
-module is the only reader of both, so the swap changes this file and nothing that uses it.
-It lives in the project package because moderation and social may not import each other.
+It lives in the project package because it joins what two sibling apps know: social hides
+the notices of players one blocked, and answers a friend request ("Answer" while it waits).
 """
 
 from __future__ import annotations
@@ -14,7 +15,6 @@ from datetime import datetime
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
-from django.db import transaction
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -24,20 +24,19 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods
 
 from accounts.models import User
-from moderation import selectors as moderation_selectors
-from moderation import services as moderation_services
+from notices import services as notices
+from notices.models import Notification, NotificationKind
 from social import selectors as social_selectors
-from social import services as social_services
-from social.models import FriendRequest, NotificationKind
+from social.models import FriendRequest
 
 LIMIT = 100
 
 
 @dataclass(frozen=True)
 class Item:
-    """One line of the inbox, whichever app wrote it."""
+    """One line of the inbox."""
 
-    key: str  # "moderation:12", "social:7": unique across both
+    key: str  # "social:7", "moderation:12": who speaks, and the notice's id
     source: str
     message: str
     created_at: datetime
@@ -47,38 +46,41 @@ class Item:
 
 
 def items(user: User, limit: int = LIMIT) -> list[Item]:
-    """The user's notices from both apps, newest first."""
-    lines: list[Item] = []
-    for n in moderation_selectors.notifications_of(user)[:limit]:
-        link = reverse("moderation:case_detail", args=[n.dispute_id]) if n.dispute_id else ""
-        lines.append(
-            Item(f"moderation:{n.pk}", "moderation", n.message, n.created_at,
-                 n.read_at is None, link, _("Open") if link else "")
-        )  # fmt: skip
-    social = list(social_selectors.notifications_of(user)[:limit])
+    """The user's notices, newest first (none from a player they blocked)."""
+    shown = list(social_selectors.notifications_of(user)[:limit])
     # A friend request is answered once: "Answer" only while it still waits.
     waiting = set(
         FriendRequest.objects.filter(
-            to_user=user, from_user_id__in=[n.actor_id for n in social]
+            to_user=user, from_user_id__in=[n.actor_id for n in shown if n.actor_id]
         ).values_list("from_user_id", flat=True)
     )
-    for s in social:
-        if s.url:
-            link, label = s.url, _("Go to the table")
-        elif s.kind == NotificationKind.FRIEND_REQUEST and s.actor_id in waiting:
-            link, label = reverse("social:friends"), _("Answer")
-        else:
-            link, label = "", ""
-        lines.append(
-            Item(f"social:{s.pk}", "social", s.message, s.created_at, s.read_at is None,
-                 link, label)
-        )  # fmt: skip
-    lines.sort(key=lambda item: item.created_at, reverse=True)
-    return lines[:limit]
+    return [_item(n, waiting) for n in shown]
+
+
+def _item(n: Notification, waiting: set[int]) -> Item:
+    if n.source == "moderation":
+        link, label = n.link, _("Open") if n.link else ""  # the case, the tournament
+    elif n.url:
+        link, label = n.url, _("Go to the table")
+    elif n.kind == NotificationKind.FRIEND_REQUEST and n.actor_id in waiting:
+        link, label = reverse("social:friends"), _("Answer")
+    else:
+        link, label = "", ""
+    return Item(
+        f"{n.source}:{n.pk}", n.source, n.message, n.created_at, n.read_at is None, link, label
+    )
 
 
 def unread_count(user: User) -> int:
-    return moderation_selectors.unread_count(user) + social_selectors.unread_count(user)
+    return social_selectors.unread_count(user)
+
+
+def header_count(request: HttpRequest) -> dict[str, Any]:
+    """The header's unread count (a context processor), on every page of a signed-in user."""
+    user = getattr(request, "user", None)
+    if user is None or not user.is_authenticated:
+        return {}
+    return {"inbox_unread": unread_count(user)}
 
 
 @login_required
@@ -86,9 +88,7 @@ def unread_count(user: User) -> int:
 def inbox(request: HttpRequest) -> HttpResponse:
     user: User = request.user  # type: ignore[assignment]
     if request.method == "POST":
-        with transaction.atomic():  # both read, or neither
-            moderation_services.mark_notifications_read(user)
-            social_services.mark_notifications_read(user)
+        notices.mark_notifications_read(user)
         return redirect("inbox")
     return render(request, "inbox.html", {"items": items(user)})
 

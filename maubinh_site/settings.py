@@ -49,6 +49,7 @@ INSTALLED_APPS = [
     "csp",
     "accounts",
     "ledger",
+    "notices",
     "games",
     "ratings",
     "bots",
@@ -95,8 +96,7 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "accounts.context_processors.header",
                 "ledger.context_processors.wallet",
-                "moderation.context_processors.notifications",
-                "social.context_processors.social",
+                "maubinh_site.inbox.header_count",
                 "tournaments.context_processors.table_tournament",
             ],
         },
@@ -307,7 +307,7 @@ TOURNAMENT_STARTING_STACK = env_int("TOURNAMENT_STARTING_STACK", 1000, minimum=1
 TOURNAMENT_FIRST_STAKE = env_int("TOURNAMENT_FIRST_STAKE", 10, minimum=1, maximum=10**6)
 TOURNAMENT_LEVEL_ROUNDS = env_int("TOURNAMENT_LEVEL_ROUNDS", 4, minimum=1, maximum=100)
 TOURNAMENT_BOT_WAIT_SECONDS = env_int("TOURNAMENT_BOT_WAIT_SECONDS", 60, minimum=1, maximum=3600)
-# The tournament tables' clock (RULES.md section 9 limits): arranging and each reveal.
+# The tournament tables' clock (docs/rules.md#house-rules limits): arranging and each reveal.
 TOURNAMENT_ARRANGE_SECONDS = env_int("TOURNAMENT_ARRANGE_SECONDS", 60, minimum=30, maximum=180)
 TOURNAMENT_REVEAL_SECONDS = env_int("TOURNAMENT_REVEAL_SECONDS", 3, minimum=2, maximum=10)
 # A player's first deal at a tournament table (the start, a move to another table, an

@@ -32,7 +32,7 @@ urlpatterns = [
     path("sw.js", pwa.service_worker, name="service_worker"),
     path("manifest.webmanifest", pwa.manifest, name="manifest"),
     path("offline/", pwa.offline, name="offline"),
-    # One inbox over moderation's and social's notices (maubinh_site/inbox.py).
+    # One inbox: every notice to a player (maubinh_site/inbox.py, notices).
     path("inbox/", inbox.inbox, name="inbox"),
     path("inbox/unread/", inbox.unread, name="inbox_unread"),
     path("accounts/", include("accounts.urls")),

@@ -17,7 +17,6 @@ from moderation.models import (
     Compensation,
     Dispute,
     ModeratorLimit,
-    Notification,
     Resettlement,
     SeatIP,
     StaffAction,
@@ -105,12 +104,6 @@ class CompensationAdmin(ReadOnlyAdmin):
 @admin.register(Resettlement)
 class ResettlementAdmin(ReadOnlyAdmin):
     list_display = ("pk", "round", "actor", "reason", "created_at")
-
-
-@admin.register(Notification)
-class NotificationAdmin(ReadOnlyAdmin):
-    list_display = ("pk", "user", "kind", "dispute", "read_at", "created_at")
-    list_filter = ("kind",)
 
 
 @admin.register(SeatIP)

@@ -1,4 +1,5 @@
-"""Disputes and reports, remedies, notifications, the staff audit log and seat IPs.
+"""Disputes and reports, remedies, the staff audit log and seat IPs (a player hears of a
+case through ``notices.Notification``).
 
 `StaffAction` is append-only in PostgreSQL (migration 0002), like the ledger's history.
 Rows are written only by `moderation.services`.
@@ -11,10 +12,7 @@ from typing import Any
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
-from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
-
-from ledger.formats import format_signed_xu, format_xu
 
 
 class CaseKind(models.TextChoices):
@@ -366,82 +364,6 @@ class Resettlement(models.Model):
 
     def __str__(self) -> str:
         return f"round {self.round_id} re-settled"
-
-
-class NotificationKind(models.TextChoices):
-    CASE_FILED = "case_filed", _("Case received")
-    CASE_CLAIMED = "case_claimed", _("Case in review")
-    CASE_RESOLVED = "case_resolved", _("Case resolved")
-    COMPENSATED = "compensated", _("Compensation paid")
-    RESETTLED = "resettled", _("Round re-settled")
-    SUSPENDED = "suspended", _("Account suspended")
-    SUSPENSION_LIFTED = "suspension_lifted", _("Suspension lifted")
-    PRIZES_HELD = "prizes_held", _("Tournament prizes under review")
-    PRIZES_RELEASED = "prizes_released", _("Tournament prizes released")
-    BUY_INS_RETURNED = "buy_ins_returned", _("Tournament buy-ins returned")
-
-
-class Notification(models.Model):
-    """An in-app message to a player; the text is rendered in the reader's language."""
-
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"
-    )
-    kind = models.CharField(max_length=20, choices=NotificationKind.choices)
-    dispute = models.ForeignKey(
-        Dispute, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
-    )
-    params: Any = models.JSONField(default=dict, blank=True)
-    read_at = models.DateTimeField(null=True, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        verbose_name = _("notification")
-        verbose_name_plural = _("notifications")
-        ordering = ["-created_at", "-pk"]
-        indexes = [models.Index(fields=["user", "read_at"], name="moderation_unread_idx")]
-
-    def __str__(self) -> str:
-        return f"{self.user_id} {self.kind}"
-
-    @property
-    def message(self) -> str:
-        p = {"case": self.dispute_id, **self.params}
-        messages = {
-            NotificationKind.CASE_FILED: gettext("We received your case #%(case)s."),
-            NotificationKind.CASE_CLAIMED: gettext("A moderator is reviewing your case #%(case)s."),
-            NotificationKind.CASE_RESOLVED: gettext(
-                "Your case #%(case)s was resolved: %(outcome)s. %(resolution)s"
-            ),
-            NotificationKind.COMPENSATED: gettext(
-                "You received a compensation of %(amount)s xu for case #%(case)s."
-            ),
-            NotificationKind.RESETTLED: gettext(
-                "Round #%(round)s was settled again; your balance changed by %(change)s xu."
-            ),
-            NotificationKind.SUSPENDED: gettext(
-                "Your account is suspended until %(until)s: %(reason)s"
-            ),
-            NotificationKind.SUSPENSION_LIFTED: gettext("Your suspension was lifted."),
-            NotificationKind.PRIZES_HELD: gettext(
-                "The prizes of the tournament “%(tournament)s” are under review: a moderator"
-                " will pay them or return every buy-in. Nothing is paid until then."
-            ),
-            NotificationKind.PRIZES_RELEASED: gettext(
-                "The prizes of the tournament “%(tournament)s” were reviewed and paid."
-            ),
-            NotificationKind.BUY_INS_RETURNED: gettext(
-                "The tournament “%(tournament)s” was reviewed: its prizes are not paid and"
-                " every buy-in was returned."
-            ),
-        }
-        if "amount" in p:
-            p["amount"] = format_xu(p["amount"])
-        if "change" in p:
-            p["change"] = format_signed_xu(p["change"])
-        if "outcome" in p:
-            p["outcome"] = str(Outcome(p["outcome"]).label)
-        return messages[NotificationKind(self.kind)] % p
 
 
 class SeatIP(models.Model):

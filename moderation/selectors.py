@@ -31,7 +31,6 @@ from moderation.models import (
     CompensationStatus,
     Dispute,
     Mute,
-    Notification,
     SeatIP,
     StaffAction,
     Status,
@@ -75,14 +74,6 @@ def cases_of(user: Any) -> QuerySet[Dispute]:
         .select_related("round", "reported_user")
         .order_by("-created_at")
     )
-
-
-def unread_count(user: Any) -> int:
-    return Notification.objects.filter(user=user, read_at__isnull=True).count()
-
-
-def notifications_of(user: Any) -> QuerySet[Notification]:
-    return Notification.objects.filter(user=user).select_related("dispute")[:100]
 
 
 # --- The queue ---------------------------------------------------------------------------

@@ -177,16 +177,10 @@ def case_detail(request: HttpRequest, dispute_id: int) -> HttpResponse:
     return render(request, "moderation/case_detail.html", context)
 
 
-@login_required
 def notifications(request: HttpRequest) -> HttpResponse:
-    if request.method == "POST":
-        services.mark_notifications_read(_user(request))
-        return redirect("moderation:notifications")
-    return render(
-        request,
-        "moderation/notifications.html",
-        {"notifications": selectors.notifications_of(request.user)},
-    )
+    """The old page of a player's notices: they are in the one inbox now. A permanent
+    redirect that keeps the method, so an old form's "mark as read" still works."""
+    return redirect("inbox", permanent=True, preserve_request=True)
 
 
 # --- Moderators --------------------------------------------------------------------------

@@ -2,7 +2,7 @@
 
 The client sends three chi of card codes; the server checks them against the hand it dealt
 and prices them exactly as the table's Gợi ý does: expected units against three opponents
-(RULES.md section 10), with each chi's chance of winning against one opponent.
+(docs/rules.md#cli), with each chi's chance of winning against one opponent.
 """
 
 from __future__ import annotations

@@ -22,7 +22,7 @@ from ratings.models import Rating, RatingChange
 
 logger = logging.getLogger(__name__)
 
-# Every pair of players is compared, as the round settles every pair (RULES.md section 5);
+# Every pair of players is compared, as the round settles every pair (docs/rules.md#showdown);
 # the library's defaults (mu 25, sigma 25/3, beta 25/6, tau 25/300): a new player's
 # displayed rating is exactly BASE. Why not Plackett-Luce: docs/ratings.md.
 MODEL = BradleyTerryFull()

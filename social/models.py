@@ -1,4 +1,6 @@
-"""Blocks, friends and their requests, and social notifications.
+"""Blocks, friends and their requests, and the sends counted against the hourly limits.
+
+A friend request or an invitation reaches its receiver as a ``notices.Notification``.
 
 Rows are written only by `social.services`.
 """
@@ -8,7 +10,6 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
-from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 
@@ -95,56 +96,6 @@ class Friendship(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_low_id} and {self.user_high_id}"
-
-
-class NotificationKind(models.TextChoices):
-    FRIEND_REQUEST = "friend_request", _("Friend request")
-    FRIEND_ACCEPTED = "friend_accepted", _("Friend request accepted")
-    TABLE_INVITE = "table_invite", _("Invitation to a table")
-
-
-class Notification(models.Model):
-    """A social message to a player; the text is rendered in the reader's language."""
-
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="social_notifications"
-    )
-    kind = models.CharField(max_length=20, choices=NotificationKind.choices)
-    actor = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
-    table_name = models.CharField(max_length=60, blank=True, default="")
-    url = models.CharField(max_length=300, blank=True, default="")
-    read_at = models.DateTimeField(null=True, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        verbose_name = _("notification")
-        verbose_name_plural = _("notifications")
-        ordering = ["-created_at", "-pk"]
-        indexes = [models.Index(fields=["user", "read_at"], name="social_unread_idx")]
-        constraints = [
-            # Repeated notices of one kind from one sender coalesce into one unread
-            # notification, renewed rather than repeated (social.services._notify).
-            models.UniqueConstraint(
-                fields=["user", "kind", "actor"],
-                condition=Q(read_at__isnull=True),
-                name="social_one_unread_notice",
-            )
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.user_id} {self.kind}"
-
-    @property
-    def message(self) -> str:
-        name = self.actor.shown_name
-        if self.kind == NotificationKind.FRIEND_REQUEST:
-            return gettext("%(name)s wants to be your friend.") % {"name": name}
-        if self.kind == NotificationKind.FRIEND_ACCEPTED:
-            return gettext("%(name)s accepted your friend request.") % {"name": name}
-        return gettext("%(name)s invites you to the table “%(table)s”.") % {
-            "name": name,
-            "table": self.table_name,
-        }
 
 
 class SentKind(models.TextChoices):

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from django.db.models import Case, IntegerField, Q, QuerySet, Value, When
 
 from accounts.models import User
 from games.models import Connection, Seat, Table
 from games.selectors import may_enter
-from social.models import Block, FriendRequest, Friendship, Notification
+from notices import selectors as notices
+from notices.models import Notification
+from social.models import Block, FriendRequest, Friendship
 
 
 def blocked_ids(user_id: int) -> set[int]:
@@ -115,16 +118,18 @@ def outgoing_requests(user: User) -> QuerySet[FriendRequest]:
 
 
 def notifications_of(user: User) -> QuerySet[Notification]:
-    """The user's social notifications, none from someone they blocked."""
-    return (
-        Notification.objects.filter(user=user)
-        .exclude(actor_id__in=Block.objects.filter(blocker=user).values("blocked_id"))
-        .select_related("actor")
-    )
+    """The user's notices as the inbox shows them: none from someone they blocked."""
+    return notices.notifications_of(user, hidden_actors=_blocked_by(user))
 
 
 def unread_count(user: User) -> int:
-    return notifications_of(user).filter(read_at__isnull=True).count()
+    """The inbox's one unread count (the header's), blocked senders left out."""
+    return notices.unread_count(user, hidden_actors=_blocked_by(user))
+
+
+def _blocked_by(user: User) -> Any:
+    """A subquery of the ids ``user`` blocked."""
+    return Block.objects.filter(blocker=user).values("blocked_id")
 
 
 def relation(user: User, other: User) -> str:

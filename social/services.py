@@ -22,13 +22,13 @@ from games.models import Connection, Seat, Table
 from games.selectors import is_acting_host
 from games.services import private
 from games.services.common import shut_out_barred
+from notices import services as notices
+from notices.models import Notification, NotificationKind
 from social.errors import NotFound, SocialError
 from social.models import (
     Block,
     FriendRequest,
     Friendship,
-    Notification,
-    NotificationKind,
     Sent,
     SentKind,
 )
@@ -48,22 +48,6 @@ def _lock_pair(a: User, b: User) -> None:
 
 def _ordered(a: User, b: User) -> tuple[User, User]:
     return (a, b) if a.pk < b.pk else (b, a)
-
-
-def _notify(
-    user: User, kind: str, actor: User, *, table_name: str = "", url: str = ""
-) -> Notification:
-    """Tell ``user``; a notice of this kind from ``actor`` still unread is renewed (brought
-    to the top with the new table and link) rather than repeated. The caller holds both
-    users' rows (``_lock_pair``), so two notices at once meet one row."""
-    notification, _created = Notification.objects.update_or_create(
-        user=user,
-        kind=kind,
-        actor=actor,
-        read_at__isnull=True,
-        defaults={"table_name": table_name, "url": url, "created_at": timezone.now()},
-    )
-    return notification
 
 
 def _count_send(sender: User, kind: str) -> None:
@@ -119,7 +103,7 @@ def send_friend_request(sender: User, receiver: User) -> FriendRequest | Friends
     _ensure_not_blocking(sender, receiver)
     if FriendRequest.objects.filter(from_user=receiver, to_user=sender).exists():
         friendship = _befriend(sender, receiver)
-        _notify(receiver, NotificationKind.FRIEND_ACCEPTED, sender)
+        notices.renew_or_notify(receiver, NotificationKind.FRIEND_ACCEPTED, sender)
         return friendship
     request, created = FriendRequest.objects.get_or_create(from_user=sender, to_user=receiver)
     if created:
@@ -127,7 +111,7 @@ def send_friend_request(sender: User, receiver: User) -> FriendRequest | Friends
         _count_send(sender, SentKind.FRIEND_REQUEST)
     # A player who blocked the sender is not told (social.selectors hides it, too).
     if created and not Block.objects.filter(blocker=receiver, blocked=sender).exists():
-        _notify(receiver, NotificationKind.FRIEND_REQUEST, sender)
+        notices.renew_or_notify(receiver, NotificationKind.FRIEND_REQUEST, sender)
     return request
 
 
@@ -160,7 +144,7 @@ def accept_friend_request(user: User, request_id: int) -> Friendship:
         raise NotFound(_("This friend request no longer exists."), code="request_gone")
     _ensure_not_blocking(user, sender)
     friendship = _befriend(user, sender)
-    _notify(sender, NotificationKind.FRIEND_ACCEPTED, user)
+    notices.renew_or_notify(sender, NotificationKind.FRIEND_ACCEPTED, user)
     return friendship
 
 
@@ -255,11 +239,6 @@ def invite_to_table(user: User, friend: User) -> Notification:
         url = reverse("games:table", kwargs={"table_id": table.pk})
     _count_send(user, SentKind.TABLE_INVITE)
     # Inviting again before the friend has read it renews that invitation: no pile of them.
-    return _notify(friend, NotificationKind.TABLE_INVITE, user, table_name=table.name, url=url)
-
-
-@transaction.atomic
-def mark_notifications_read(user: User) -> int:
-    return Notification.objects.filter(user=user, read_at__isnull=True).update(
-        read_at=timezone.now()
+    return notices.renew_or_notify(
+        friend, NotificationKind.TABLE_INVITE, user, table_name=table.name, url=url
     )

@@ -1,4 +1,4 @@
-"""Friends, a player's card, social notifications. Each write is one service call; a
+"""Friends, blocks and table invitations. Each write is one service call; a
 refusal comes back as a message in the user's language on the page it came from."""
 
 from __future__ import annotations
@@ -72,12 +72,10 @@ def _run(request: HttpRequest, action: Any, *args: Any, done: str = "") -> bool:
     return True
 
 
-@login_required
 def player(request: HttpRequest, user_id: int) -> HttpResponse:
-    """A player's card: become friends, block or unblock (profiles link here)."""
-    other = _person(user_id)
-    context = {"other": other, "relation": selectors.relation(_user(request), other)}
-    return render(request, "social/player.html", context)
+    """The old address of a player's card. A player has one page, ``/players/<id>/``
+    (profiles), which carries the befriend and block buttons too; a bot had no card."""
+    return redirect("profiles:profile", user_id=_person(user_id).pk, permanent=True)
 
 
 def _on_player(service: Any, done: str | Promise = "") -> Any:
@@ -118,13 +116,7 @@ accept = _on_request(services.accept_friend_request, gettext_lazy("You are frien
 refuse = _on_request(services.refuse_friend_request, gettext_lazy("Friend request refused."))
 
 
-@login_required
 def notifications(request: HttpRequest) -> HttpResponse:
-    if request.method == "POST":
-        services.mark_notifications_read(_user(request))
-        return redirect("social:notifications")
-    return render(
-        request,
-        "social/notifications.html",
-        {"notifications": selectors.notifications_of(_user(request))[:100]},
-    )
+    """The old page of friend requests and invitations: they are in the one inbox now. A
+    permanent redirect that keeps the method, so an old form's "mark as read" still works."""
+    return redirect("inbox", permanent=True, preserve_request=True)

@@ -115,7 +115,7 @@ def checked_terms(
     """What every kind of tournament checks of its creator's form: the name, the number of
     players (``players_message`` says it for the kind), the buy-in and the preset; and the
     rules its tables play by (the tournament timers, a hand not sent in time played for
-    its owner: RULES.md section 8). Returns the name as kept and those rules' overrides."""
+    its owner: docs/rules.md#timing). Returns the name as kept and those rules' overrides."""
     try:
         name = clean_text(name)  # the text policy: nothing invisible, no bidi control
     except TextRefused as exc:
@@ -141,7 +141,7 @@ def checked_terms(
         "arrange_seconds": settings.TOURNAMENT_ARRANGE_SECONDS,
         "reveal_seconds": settings.TOURNAMENT_REVEAL_SECONDS,
         "start_seconds": start_seconds,
-        "on_timeout": "auto",  # RULES.md section 8: a hand not sent in time is played
+        "on_timeout": "auto",  # docs/rules.md#timing: a hand not sent in time is played
     }
     try:
         Rules.preset(preset).with_overrides(overrides)

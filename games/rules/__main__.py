@@ -1,4 +1,4 @@
-"""Command line (RULES.md section 10): ``python -m games.rules score [--preset P] < round.json``
+"""Command line (docs/rules.md#cli): ``python -m games.rules score [--preset P] < round.json``
 and ``python -m games.rules arrange [--preset P] CARDS…`` (or ``-`` for a JSON array on stdin).
 
 Malformed input prints a message on stderr and exits with status 2.

@@ -26,7 +26,7 @@ class ArrangementError(RulesError):
 
 
 class RulesConfigError(RulesError):
-    """An unknown preset, an unknown rule key or a value outside RULES.md section 9."""
+    """An unknown preset, an unknown rule key or a value outside docs/rules.md#house-rules."""
 
 
 class RoundInputError(RulesError):

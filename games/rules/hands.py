@@ -1,4 +1,6 @@
-"""Hand strength: one integer scale for five-card and three-card chi (RULES.md sections 3-4).
+"""Hand strength: one integer scale for five-card and three-card chi.
+
+The orders are those of docs/rules.md#five-card and #three-card.
 
 A hand's *value* is ``category << 20`` plus up to five 4-bit tie-break ranks, most significant
 first. Greater value = stronger hand, equal value = tie (suits never decide). A three-card
@@ -56,7 +58,7 @@ class Category(IntEnum):
 
     @property
     def key(self) -> str:
-        """The stable key used in JSON and in RULES.md (``"straight_flush"``)."""
+        """The stable key used in JSON and in docs/rules.md (``"straight_flush"``)."""
         return self.name.lower()
 
     @property

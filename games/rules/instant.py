@@ -1,4 +1,4 @@
-"""Instant wins, *mậu binh tới trắng* (RULES.md section 6).
+"""Instant wins, *mậu binh tới trắng* (docs/rules.md#instant).
 
 Arrangement-free kinds are read from the 13 dealt cards; the *arr.* kinds need a submitted
 arrangement that shows them and is not binh lủng. The order of ``rules.instant`` is the

@@ -1,4 +1,7 @@
-"""The rules in force at a table: a preset (RULES.md sections 5-6) plus house rules (section 9)."""
+"""The rules in force at a table: a preset plus house rules.
+
+The presets are docs/rules.md#showdown and #instant, the house rules #house-rules.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Settlement of a showdown (RULES.md sections 5, 7 and 8).
+"""Settlement of a showdown (docs/rules.md#showdown, #payment, #timing).
 
 Every pair of players is settled on its own: instant wins first, otherwise chi by chi with
 bonuses, then scoops (sập 3 chi / sập làng) multiply what a scooped player pays. Units are

@@ -271,7 +271,7 @@ def cannot_play(table: Table, seat: Seat, away: bool, balance: int) -> str | Non
     """Why this seated player is stood up at the deal, or None.
 
     At a managed table (a tournament's) the seat is the owner's to take away: a player who
-    is away or suspended is dealt in and played for (RULES.md section 8); only one who has
+    is away or suspended is dealt in and played for (docs/rules.md#timing); only one who has
     nothing left to put at risk is stood up."""
     if not table.is_managed:
         if away:
@@ -397,7 +397,7 @@ def save_draft(
 
     Validated like a submission (a forged or incomplete layout is refused and the last good
     draft stays); a foul one is kept too, and at the deadline the engine plays instead of it
-    (RULES.md section 8). Sending the same draft again changes nothing.
+    (docs/rules.md#timing). Sending the same draft again changes nothing.
     """
     _table, _round, _everyone, player = _arranging_player(user, round_id, seen_version, table_id)
     draft = _validated(player, chi)

@@ -186,7 +186,7 @@ def make_room(table: Table) -> list[int]:
 
 @transaction.atomic
 def stand(user: User) -> None:
-    """Leave the seat. During a round this is a leave (RULES.md section 8)."""
+    """Leave the seat. During a round this is a leave (docs/rules.md#timing)."""
     seat = Seat.objects.filter(user=user).first()
     if seat is None:
         return  # already standing: a repeated click changes nothing
@@ -195,8 +195,8 @@ def stand(user: User) -> None:
     if seat is None:
         return
     if table.is_managed:
-        # A tournament player stays: away, their hands are played for them (RULES.md
-        # section 8) until the tournament itself stands them up (busted, moved, over).
+        # A tournament player stays: away, their hands are played for them
+        # (docs/rules.md#timing) until the tournament itself stands them up (busted, moved, over).
         raise SeatError(
             _(
                 "You cannot leave a tournament table; while you are away your hands are"
@@ -244,7 +244,7 @@ def set_client_seed(user: User, table_id: int, seed: str) -> Seat:
 
 
 def leave_round(table: Table, round_: Round, player: RoundPlayer) -> None:
-    """RULES.md section 8: before the showdown all 3 chi are forfeited; during it, the
+    """docs/rules.md#timing: before the showdown all 3 chi are forfeited; during it, the
     chi not yet revealed. After the last reveal there is nothing left to forfeit."""
     if round_.state == RoundState.SHOWDOWN and round_.revealed >= 3:
         return

@@ -38,7 +38,7 @@ logger = logging.getLogger(__name__)
 
 def begin_showdown(table: Table, round_: Round) -> None:
     rules = round_.rules
-    # Hands not submitted in time are played for their owners first (RULES.md section 8).
+    # Hands not submitted in time are played for their owners first (docs/rules.md#timing).
     # One read of the players serves both the hands played here and the settlement.
     players = round_players(round_)
     played = play_for_the_absent(round_, players)

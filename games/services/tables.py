@@ -46,7 +46,7 @@ def create_table(
     schedule_owner: str = DuplicateSchedule.OPEN,
     stakes_in: str = StakesIn.XU,
 ) -> Table:
-    """Open a table; house rules are validated against RULES.md section 9.
+    """Open a table; house rules are validated against docs/rules.md#house-rules.
 
     A duplicate table (``duplicate_schedule``) deals the schedule's boards and plays by its
     rules: ``preset`` and ``rules_overrides`` are the schedule's (docs/duplicate.md). A
@@ -102,7 +102,7 @@ def create_table(
 
 
 def valid_rules(preset: str, rules_overrides: dict[str, Any] | None) -> dict[str, Any]:
-    """The house rules, if the preset exists and they are allowed (RULES.md section 9)."""
+    """The house rules, if the preset exists and they are allowed (docs/rules.md#house-rules)."""
     if preset not in Preset.values:
         raise GameError(_("Unknown rules preset."), code="bad_preset")
     overrides = rules_overrides or {}

@@ -29,7 +29,6 @@ from moderation.services.base import MAX_TEXT, RECORDED_REFUSALS, concerns, reco
 from moderation.services.cases import (
     dispute_window,
     file_dispute,
-    mark_notifications_read,
     report_chat,
     report_player,
 )
@@ -76,7 +75,6 @@ __all__ = [
     "file_dispute",
     "lift_suspension",
     "limits_of",
-    "mark_notifications_read",
     "mute",
     "notify_prize_hold",
     "open_board",

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from functools import wraps
 from typing import Any, TypeVar
 
+from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from accounts.errors import TextRefused
@@ -20,8 +21,9 @@ from accounts.text import clean_text
 from core.errors import Refusal
 from games.models import RoundPlayer, Seat, Table
 from moderation.errors import Forbidden, ModerationError, NotFound
-from moderation.models import ActionKind, Dispute, Notification, StaffAction, Status
+from moderation.models import ActionKind, Dispute, StaffAction, Status
 from moderation.roles import can_moderate, holds_staff_role, is_admin
+from notices import services as notices
 
 MAX_TEXT = 2000
 F = TypeVar("F", bound=Callable[..., Any])
@@ -51,7 +53,13 @@ def audit(
 
 
 def notify(user_id: int, kind: str, *, dispute: Dispute | None = None, **params: Any) -> None:
-    Notification.objects.create(user_id=user_id, kind=kind, dispute=dispute, params=params)
+    """Tell a player (notices): of their case, with its number and its page, or of a
+    sanction or a re-settlement."""
+    url = ""
+    if dispute is not None:
+        params = {"case": dispute.pk, **params}
+        url = reverse("moderation:case_detail", args=[dispute.pk])
+    notices.notify(user_id, kind, url=url, params=params)
 
 
 def require_moderator(user: User) -> None:

@@ -13,8 +13,9 @@ from django.utils.translation import gettext_lazy as _
 from accounts.models import User
 from games.models import Round, RoundPlayer, Seat, Table
 from moderation.errors import ModerationError, NotFound
-from moderation.models import CaseKind, Category, Dispute, Notification, NotificationKind, Status
+from moderation.models import CaseKind, Category, Dispute, Status
 from moderation.services.base import as_id, clean_case_text, notify
+from notices.models import NotificationKind
 
 
 def dispute_window() -> timedelta:
@@ -149,9 +150,3 @@ def report_chat(
     )
     notify(reporter.pk, NotificationKind.CASE_FILED, dispute=dispute)
     return dispute
-
-
-def mark_notifications_read(user: User) -> int:
-    return Notification.objects.filter(user=user, read_at__isnull=True).update(
-        read_at=timezone.now()
-    )

@@ -13,7 +13,7 @@ from ledger import selectors as ledger_selectors
 from ledger import services as ledger
 from ledger.models import HoldOutcome, PrizeHold, PrizeHoldDecision
 from moderation.errors import Forbidden, ModerationError, NotFound
-from moderation.models import ActionKind, Notification, NotificationKind
+from moderation.models import ActionKind
 from moderation.services.base import (
     as_id,
     audit,
@@ -21,6 +21,9 @@ from moderation.services.base import (
     require_moderator,
     require_reason,
 )
+from notices import selectors as notice_selectors
+from notices import services as notices
+from notices.models import NotificationKind
 
 
 def _hold_entrants(hold: PrizeHold) -> list[int]:
@@ -34,21 +37,14 @@ def notify_prize_hold(tournament_id: int) -> int:
     hold = ledger_selectors.prize_hold(tournament_id)
     if hold is None:
         return 0
-    told = set(
-        Notification.objects.filter(
-            kind=NotificationKind.PRIZES_HELD, params__tournament_id=tournament_id
-        ).values_list("user_id", flat=True)
-    )
+    told = notice_selectors.told(NotificationKind.PRIZES_HELD, tournament_id=tournament_id)
     fresh = [user for user in _hold_entrants(hold) if user not in told]
-    Notification.objects.bulk_create(
-        Notification(
-            user_id=user,
-            kind=NotificationKind.PRIZES_HELD,
-            params={"tournament_id": tournament_id, "tournament": hold.title, "url": hold.url},
-        )
-        for user in fresh
-    )
-    return len(fresh)
+    return notices.notify_each(fresh, NotificationKind.PRIZES_HELD, _hold_params(hold))
+
+
+def _hold_params(hold: PrizeHold) -> dict[str, Any]:
+    """What a notice about a held tournament names, and where it leads."""
+    return {"tournament_id": hold.tournament_id, "tournament": hold.title, "url": hold.url}
 
 
 DECISIONS = {
@@ -92,16 +88,5 @@ def decide_prizes(
             before={"status": "pending", "prizes": hold.prizes, "findings": hold.findings},
             after={"outcome": made.outcome, "paid": made.paid},
         )
-        Notification.objects.bulk_create(
-            Notification(
-                user_id=user,
-                kind=kind,
-                params={
-                    "tournament_id": hold.tournament_id,
-                    "tournament": hold.title,
-                    "url": hold.url,
-                },
-            )
-            for user in entrants
-        )
+        notices.notify_each(entrants, kind, _hold_params(hold))
     return made, new

@@ -28,7 +28,6 @@ from moderation.models import (
     Compensation,
     CompensationStatus,
     ModeratorLimit,
-    NotificationKind,
     Resettlement,
 )
 from moderation.roles import can_moderate, is_admin
@@ -46,6 +45,7 @@ from moderation.services.base import (
     require_moderator,
     require_reason,
 )
+from notices.models import NotificationKind
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from accounts.models import User
 from games.models import Round, Table
 from games.services import duplicate as games_duplicate
 from moderation.errors import ModerationError, NotFound
-from moderation.models import ActionKind, Dispute, NotificationKind, Outcome, StaffAction, Status
+from moderation.models import ActionKind, Dispute, Outcome, StaffAction, Status
 from moderation.roles import holds_staff_role
 from moderation.services.base import (
     as_id,
@@ -28,6 +28,7 @@ from moderation.services.base import (
     require_moderator,
     require_reason,
 )
+from notices.models import NotificationKind
 
 
 @refusals_recorded(ActionKind.CLAIM, "moderation.dispute")

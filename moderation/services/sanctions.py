@@ -12,7 +12,7 @@ from django.utils.translation import gettext_lazy as _
 from accounts import services as account_services
 from accounts.models import User
 from moderation.errors import Forbidden, ModerationError, NotFound
-from moderation.models import ActionKind, Mute, NotificationKind
+from moderation.models import ActionKind, Mute
 from moderation.roles import is_admin
 from moderation.services.base import (
     as_id,
@@ -23,6 +23,7 @@ from moderation.services.base import (
     require_moderator,
     require_reason,
 )
+from notices.models import NotificationKind
 
 
 def _suspension(user: User) -> dict[str, Any]:

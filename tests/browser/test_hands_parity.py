@@ -1,4 +1,5 @@
-"""static/games/hands.js names hands exactly as games.rules does (RULES.md sections 3, 4, 6).
+"""static/games/hands.js names hands exactly as games.rules does (docs/rules.md#five-card,
+#three-card and #instant).
 
 The module runs in Chromium; its values are compared with the Python engine's for a few
 thousand random and hand-built hands under both presets.

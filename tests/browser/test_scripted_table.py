@@ -137,7 +137,7 @@ def test_mau_binh_is_announced_then_shown_and_settled_first(pages, shoot, viewpo
 
 @pytest.mark.browser
 def test_a_complete_layout_is_sent_as_a_draft_and_never_submitted_for_you(pages) -> None:  # type: ignore[no-untyped-def]
-    # RULES.md section 8: the server plays the last complete draft at the deadline, so the
+    # docs/rules.md#timing: the server plays the last complete draft at the deadline, so the
     # page sends drafts (throttled) and presses Done for nobody who has not sent anything.
     sockets: list[Any] = []
     received: list[dict[str, Any]] = []

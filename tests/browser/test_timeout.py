@@ -1,4 +1,4 @@
-"""The deadline in real browsers (RULES.md section 8): a hand nobody touched is arranged by
+"""The deadline in real browsers (docs/rules.md#timing): a hand nobody touched is arranged by
 the engine, a complete layout that was never sent is played as laid out, and a table that
 chose the strict rule still makes an unsent hand binh lủng. Results match the ledger."""
 

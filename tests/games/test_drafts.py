@@ -1,4 +1,4 @@
-"""Drafts and the deadline (RULES.md section 8): a hand not submitted in time is played for
+"""Drafts and the deadline (docs/rules.md#timing): a hand not submitted in time is played for
 its owner (its last complete legal draft, else the engine's best), or is binh lủng at a
 table that chose ``on_timeout`` = ``foul``; the summary names each scoop once."""
 

@@ -91,4 +91,4 @@ def test_the_straight_flush_order_is_measured_from_the_engine(page) -> None:  # 
         second = eval5(wheel, preset) > eval5(six_high, preset)
         note = _section(page, preset)
         assert ("rồi A-2-3-4-5" in note) == second
-    assert "rồi A-2-3-4-5" in _section(page, "portal")  # RULES.md section 3
+    assert "rồi A-2-3-4-5" in _section(page, "portal")  # docs/rules.md#five-card

@@ -12,7 +12,8 @@ from ledger import selectors as ledger_selectors
 from ledger import services as ledger
 from moderation import services
 from moderation.errors import Forbidden, ModerationError, NotFound
-from moderation.models import ActionKind, Notification, NotificationKind, StaffAction
+from moderation.models import ActionKind, StaffAction
+from notices.models import Notification, NotificationKind
 
 pytestmark = [pytest.mark.django_db, pytest.mark.postgres]
 

@@ -95,7 +95,7 @@ def test_a_suspension_is_audited_and_shown_to_the_user(
     players[1].refresh_from_db()
     assert players[1].suspended_until > timezone.now() + timedelta(hours=47)
     client.force_login(players[1])
-    page = client.get(reverse("moderation:notifications")).content.decode()
+    page = client.get(reverse("inbox")).content.decode()
     assert "Chửi bới" in page
     services.lift_suspension(moderator, players[1].pk, reason="Đã xin lỗi")
     players[1].refresh_from_db()

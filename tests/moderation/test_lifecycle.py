@@ -11,7 +11,9 @@ from ledger import selectors as ledger_selectors
 from ledger.audit import run_checks
 from ledger.models import Transfer
 from moderation import services
-from moderation.models import Dispute, Notification, StaffAction
+from moderation.models import Dispute, StaffAction
+from notices import services as notices
+from notices.models import Notification
 
 pytestmark = pytest.mark.django_db
 
@@ -81,8 +83,8 @@ def test_a_dispute_goes_from_filing_to_a_compensated_resolution(
     assert 'data-testid="inbox-unread" data-inbox-count>4<' in header  # the one inbox
     detail = client.get(reverse("moderation:case_detail", args=[case.pk])).content.decode()
     assert "Bạn đã được bồi thường 300 xu." in detail
-    client.post(reverse("moderation:notifications"))
-    assert services.mark_notifications_read(an) == 0
+    client.post(reverse("inbox"))
+    assert notices.mark_notifications_read(an) == 0
 
 
 def test_a_double_click_on_claim_claims_once(

@@ -39,7 +39,7 @@ PAGES = [
     ("moderation:file_dispute", "round", (200, 404, 404, 404)),
     ("moderation:case_detail", "case", (200, 404, 200, 200)),
     ("moderation:my_cases", None, (200, 200, 200, 200)),
-    ("moderation:notifications", None, (200, 200, 200, 200)),
+    ("inbox", None, (200, 200, 200, 200)),
     ("moderation:queue", None, (404, 404, 200, 200)),
     ("moderation:replay", "round", (404, 404, 200, 200)),
     ("moderation:users", None, (404, 404, 200, 200)),

@@ -11,7 +11,8 @@ from django.urls import reverse
 from ledger import selectors as ledger_selectors
 from ledger.models import RoundClosure, Transfer
 from moderation import selectors, services
-from moderation.models import Notification, Resettlement, StaffAction
+from moderation.models import Resettlement, StaffAction
+from notices.models import Notification
 
 pytestmark = pytest.mark.django_db
 

@@ -1,4 +1,4 @@
-"""The ``arrange`` command line of RULES.md section 10: one hand, a batch on stdin, bad input."""
+"""The ``arrange`` command line of docs/rules.md#cli: one hand, a batch on stdin, bad input."""
 
 from __future__ import annotations
 

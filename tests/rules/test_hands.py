@@ -100,7 +100,7 @@ def test_three_card_chi_counts_only_trips_pairs_and_high_cards() -> None:
 
 
 def test_a_three_card_chi_stronger_than_the_middle_on_the_shorter_list_is_a_foul() -> None:
-    # RULES.md section 4 example: chi 2 A K 9 7 3 vs chi 3 A K Q.
+    # docs/rules.md#three-card example: chi 2 A K 9 7 3 vs chi 3 A K Q.
     assert v3("AD KC QH") > v5("AS KH 9C 7D 3S")
     assert is_foul(
         parse_cards("2S 2C 2D 2H 3S"), parse_cards("AS KH 9C 7D 3C"), parse_cards("AD KC QH")

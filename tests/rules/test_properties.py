@@ -146,7 +146,8 @@ def test_a_foul_never_wins_a_chi(args: tuple[int, int, str, int, list[int | None
             assert chi.winner not in fouls
 
 
-# --- the hand order against an independent reference written from RULES.md sections 3-4
+# --- the hand order against an independent reference written from docs/rules.md#five-card
+# and #three-card
 
 
 def reference5(cards: Sequence[Card], preset: str) -> tuple[int, list[int]]:

@@ -1,4 +1,4 @@
-"""One inbox (maubinh_site/inbox.py): moderation's and social's notices in one list, newest
+"""One inbox (maubinh_site/inbox.py): every notice (moderation's and social's) in one list, newest
 first, one unread count (the header's, kept live by the JSON answer), one "mark as read"."""
 
 from __future__ import annotations
@@ -11,10 +11,8 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from moderation.models import Notification as ModerationNotification
-from moderation.models import NotificationKind as ModerationKind
+from notices.models import Notification, NotificationKind
 from social import services as social
-from social.models import Notification as SocialNotification
 
 pytestmark = pytest.mark.django_db
 
@@ -26,12 +24,10 @@ def people(make_user):  # type: ignore[no-untyped-def]
 
 def test_the_inbox_lists_both_kinds_newest_first_and_counts_them(client: Client, people) -> None:  # type: ignore[no-untyped-def]
     an, binh = people
-    notice = ModerationNotification.objects.create(
-        user=binh, kind=ModerationKind.SUSPENSION_LIFTED, params={}
+    notice = Notification.objects.create(
+        user=binh, kind=NotificationKind.SUSPENSION_LIFTED, params={}
     )
-    ModerationNotification.objects.filter(pk=notice.pk).update(
-        created_at=timezone.now() - timedelta(hours=1)
-    )
+    Notification.objects.filter(pk=notice.pk).update(created_at=timezone.now() - timedelta(hours=1))
     social.send_friend_request(an, binh)
     client.force_login(binh)
     page = client.get(reverse("inbox"))
@@ -44,14 +40,13 @@ def test_the_inbox_lists_both_kinds_newest_first_and_counts_them(client: Client,
 
 def test_marking_the_inbox_read_marks_both(client: Client, people) -> None:  # type: ignore[no-untyped-def]
     an, binh = people
-    ModerationNotification.objects.create(user=binh, kind=ModerationKind.SUSPENSION_LIFTED)
+    Notification.objects.create(user=binh, kind=NotificationKind.SUSPENSION_LIFTED)
     social.send_friend_request(an, binh)
     client.force_login(binh)
     assert client.post(reverse("inbox")).status_code == 302
     answer: dict[str, Any] = client.get(reverse("inbox_unread")).json()
     assert (answer["unread"], answer["latest"]) == (0, None)
-    assert not ModerationNotification.objects.filter(read_at__isnull=True).exists()
-    assert not SocialNotification.objects.filter(read_at__isnull=True).exists()
+    assert not Notification.objects.filter(read_at__isnull=True).exists()
 
 
 def test_an_answered_friend_request_no_longer_offers_an_answer(client: Client, people) -> None:  # type: ignore[no-untyped-def]
@@ -74,3 +69,14 @@ def test_the_live_count_names_the_newest_unread_notice(client: Client, people) -
 
 def test_the_inbox_needs_a_login(client: Client) -> None:
     assert client.get(reverse("inbox_unread")).status_code == 302
+
+
+@pytest.mark.parametrize("old", ["moderation:notifications", "social:notifications"])
+def test_the_old_notice_pages_move_permanently_to_the_inbox_keeping_a_post(
+    client: Client,
+    people,
+    old: str,  # type: ignore[no-untyped-def]
+) -> None:
+    client.force_login(people[1])
+    for answer in (client.get(reverse(old)), client.post(reverse(old))):
+        assert (answer.status_code, answer["Location"]) == (308, reverse("inbox"))

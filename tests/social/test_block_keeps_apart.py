@@ -130,8 +130,8 @@ def test_neither_can_invite_the_other_to_a_table(people, private_table, who_bloc
         with pytest.raises(SocialError):
             services.invite_to_table(inviter, invited)
     assert public.seat_set.filter(user=binh).exists()
-    assert not an.social_notifications.filter(kind="table_invite").exists()
-    assert not binh.social_notifications.filter(kind="table_invite").exists()
+    assert not an.notifications.filter(kind="table_invite").exists()
+    assert not binh.notifications.filter(kind="table_invite").exists()
 
 
 @pytest.mark.parametrize("private_seat", [False, True], ids=["public", "private"])

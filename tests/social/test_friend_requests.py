@@ -2,9 +2,11 @@ from __future__ import annotations
 
 import pytest
 
+from notices import services as notices
+from notices.models import Notification, NotificationKind
 from social import selectors, services
 from social.errors import SocialError
-from social.models import FriendRequest, Friendship, Notification, NotificationKind
+from social.models import FriendRequest, Friendship
 
 pytestmark = pytest.mark.django_db
 
@@ -23,7 +25,7 @@ def test_the_receiver_is_notified_of_a_friend_request(people) -> None:
     an, binh, _chi = people
     services.send_friend_request(an, binh)
     assert selectors.unread_count(binh) == 1
-    services.mark_notifications_read(binh)
+    notices.mark_notifications_read(binh)
     assert selectors.unread_count(binh) == 0
 
 

@@ -53,6 +53,6 @@ def test_the_header_counts_unread_invitations(client, people) -> None:
     page = client.get(reverse("social:friends")).content.decode()
     # One inbox (maubinh_site/inbox.py) counts them in the header.
     assert 'data-testid="inbox-unread" data-inbox-count>1<' in page
-    client.post(reverse("social:notifications"))
+    client.post(reverse("inbox"))
     page = client.get(reverse("social:friends")).content.decode()
     assert 'data-testid="inbox-unread" data-inbox-count hidden>0<' in page

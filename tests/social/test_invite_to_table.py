@@ -5,9 +5,9 @@ from django.urls import reverse
 
 from games import services as games
 from games.services import private
+from notices.models import NotificationKind
 from social import selectors, services
 from social.errors import SocialError
-from social.models import NotificationKind
 
 pytestmark = pytest.mark.django_db
 

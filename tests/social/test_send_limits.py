@@ -11,9 +11,11 @@ from django.test import override_settings
 from django.utils import timezone, translation
 
 from games import services as games
+from notices import services as notices
+from notices.models import NotificationKind
 from social import selectors, services
 from social.errors import SocialError
-from social.models import FriendRequest, NotificationKind, Sent
+from social.models import FriendRequest, Sent
 from tests.races import race
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db]
@@ -56,7 +58,7 @@ def test_sixty_befriend_and_cancel_cycles_leave_one_unread_notice_and_hit_the_li
     sent = [_befriend_and_cancel(harasser, victim) for _ in range(60)]
     assert sent == [True] * 20 + [False] * 40
     assert selectors.unread_count(victim) == 1
-    assert victim.social_notifications.count() == 1
+    assert victim.notifications.count() == 1
 
 
 @override_settings(SOCIAL_REQUESTS_PER_HOUR=3)
@@ -127,11 +129,11 @@ def test_invitations_to_two_tables_before_the_first_is_read_are_one_notice(peopl
 def test_a_notice_read_before_the_next_one_comes_is_kept_as_read(people) -> None:
     an, binh, _chi = people
     services.send_friend_request(an, binh)
-    services.mark_notifications_read(binh)
+    notices.mark_notifications_read(binh)
     services.cancel_friend_request(an, binh)
     services.send_friend_request(an, binh)
     assert selectors.unread_count(binh) == 1
-    assert binh.social_notifications.count() == 2
+    assert binh.notifications.count() == 2
 
 
 @pytest.mark.django_db(transaction=True)

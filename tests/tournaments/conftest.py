@@ -32,7 +32,7 @@ def small_stacks() -> Any:
 
 def play_round(table_id: int) -> Round | None:
     """Deal at a tournament table (its countdown run at once), let every hand be played
-    for its owner at the deadline (RULES.md section 8), and run every timer to the end."""
+    for its owner at the deadline (docs/rules.md#timing), and run every timer to the end."""
     from games.models import Table
 
     Table.objects.filter(pk=table_id).update(start_at=timezone.now() - timedelta(seconds=1))

@@ -113,7 +113,7 @@ def test_an_away_player_is_played_for_and_never_stood_up_for_being_away(players,
     round_ = play_round(open_tables(t)[0])
     assert round_ is not None
     away = RoundPlayer.objects.get(round=round_, user=players[1])
-    assert away.auto_arranged  # played for them at the deadline (RULES.md section 8)
+    assert away.auto_arranged  # played for them at the deadline (docs/rules.md#timing)
     entry = Entry.objects.get(tournament=t, user=players[1])
     assert entry.state == EntryState.BUSTED or Seat.objects.filter(user=players[1]).exists()
 

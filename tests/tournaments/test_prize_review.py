@@ -19,7 +19,8 @@ from games.models import Table
 from ledger import selectors as ledger_selectors
 from ledger.audit import run_checks
 from ledger.models import Account, PoolClosure, PoolOutcome, PrizeHold, Transfer
-from moderation.models import ActionKind, Notification, NotificationKind, StaffAction, UserIP
+from moderation.models import ActionKind, StaffAction, UserIP
+from notices.models import Notification, NotificationKind
 from tests.games.arranging import naive_arrangement
 from tests.games.played import run_timers
 from tests.moderation.conftest import _staff

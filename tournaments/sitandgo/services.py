@@ -288,7 +288,7 @@ def _start(tournament: Tournament) -> None:
 
 def _leave_other_table(user: User) -> None:
     """An entrant seated at an ordinary table (they sat before the guard could refuse it)
-    leaves it as a player who stands up (RULES.md section 8): the tournament seats them."""
+    leaves it as a player who stands up (docs/rules.md#timing): the tournament seats them."""
     seat = Seat.objects.filter(user=user).select_related("table").first()
     if seat is not None and not seat.table.is_managed:
         games.stand(user)

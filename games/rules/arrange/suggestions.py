@@ -41,7 +41,7 @@ class Suggestion:
     """Estimated probability of tying each chi against one opponent."""
 
     def to_json(self) -> dict[str, Any]:
-        """The CLI form of RULES.md section 10: cards as ``"AS"``, probabilities rounded."""
+        """The CLI form of docs/rules.md#cli: cards as ``"AS"``, probabilities rounded."""
         return {
             "chi": [[format_card(c) for c in chi] for chi in self.chi],
             "win": [round(p, 4) for p in self.win],

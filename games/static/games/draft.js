@@ -1,4 +1,4 @@
-// The arrangement in progress, kept by the server (RULES.md section 8, docs/protocol.md
+// The arrangement in progress, kept by the server (docs/rules.md#timing, docs/protocol.md
 // "draft"): at the deadline a hand that was never sent plays its last complete draft if it
 // is not binh lủng, else the engine's best arrangement (on_timeout "auto"). The page sends
 // each new complete layout, at most one message every DRAFT_MS (the latest layout always

@@ -1,4 +1,4 @@
-// Hand strength in the browser: a mirror of games/rules/hands.py (RULES.md sections 3, 4, 6).
+// Hand strength in the browser: a mirror of games/rules/hands.py (docs/rules.md#five-card, #three-card, #instant).
 // A hand's value is (category << 20) plus up to five 4-bit tie-break ranks, most significant
 // first, exactly as the server computes it; tests/browser/test_hands_parity.py holds the two
 // together. Used for the live hand names, the binh lủng warning and the mậu binh notice; the

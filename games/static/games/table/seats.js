@@ -88,7 +88,7 @@ function seatHead(seat, player) {
     report.rel = "noopener";
     who.append(report);
     if (!seat.is_bot && config.player) {
-      // The player's card: send a friend request, or block them (the social app).
+      // The player's page (/players/<id>/): send a friend request, or block them.
       const card = el("a", "report-link player-link", gettext("Befriend / block"));
       card.href = config.player.replace("/0/", `/${seat.user}/`);
       card.target = "_blank";
