@@ -30,7 +30,7 @@ import redis
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks import scratchdb
-from tests.processes import PYTHON, ROOT, celery_worker, site_env
+from tests.support.processes import PYTHON, ROOT, celery_worker, site_env
 
 DEV_DATABASE = "postgres://maubinh:maubinh@127.0.0.1:5432/maubinh"
 

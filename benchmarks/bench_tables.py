@@ -61,14 +61,14 @@ sys.path.insert(0, str(ROOT))
 from benchmarks.scratchdb import database_url, recreate  # noqa: E402
 from benchmarks.speed import describe as machine_speed  # noqa: E402
 from games.querycount import LATE_BUCKETS_MS  # noqa: E402
-from tests.processes import (  # noqa: E402
+from tests.support.processes import (  # noqa: E402
     celery_worker,
     collect_static,
     daphne_process,
     free_port,
     site_env,
 )
-from tests.wsclient import Player, SocketClosed  # noqa: E402
+from tests.support.wsclient import Player, SocketClosed  # noqa: E402
 
 # One scratch database per run: two runs on one machine never drop each other's.
 BENCH_DB = f"maubinh_bench_tables_{os.getpid()}"

@@ -95,7 +95,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks import scratchdb  # noqa: E402
-from tests.processes import PYTHON, collect_static, free_port, site_env  # noqa: E402
+from tests.support.processes import PYTHON, collect_static, free_port, site_env  # noqa: E402
 
 KINDS = (
     "daphne_kill",

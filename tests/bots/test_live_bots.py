@@ -11,9 +11,9 @@ from django.core.management import call_command
 
 from games.models import Round, RoundState
 from ledger import selectors as ledger_selectors
-from tests.games.arranging import naive_arrangement
-from tests.games.live import live_stack
-from tests.wsclient import Player, card_strings, login, run_async
+from tests.support.arranging import naive_arrangement
+from tests.support.live import live_stack
+from tests.support.wsclient import Player, card_strings, login, run_async
 
 pytestmark = [
     pytest.mark.postgres,

@@ -21,8 +21,8 @@ from typing import Any
 
 import pytest
 
-from tests.processes import PYTHON, ROOT, collect_static, daphne, site_env
-from tests.services import CHROMIUM
+from tests.support.processes import PYTHON, ROOT, collect_static, daphne, site_env
+from tests.support.services import CHROMIUM
 
 SCREENSHOTS = ROOT / "test-artifacts" / "screenshots"
 AXE = Path(__file__).parent / "vendor" / "axe.min.js"

@@ -12,8 +12,8 @@ from django.utils import timezone
 from accounts import services as account_services
 from moderation import services as moderation
 from social import services as social
-from tests.games.live import LIVE_MARKS, live_stack, with_server_passwords
-from tests.wsclient import Player, login, run_async
+from tests.support.live import LIVE_MARKS, live_stack, with_server_passwords
+from tests.support.wsclient import Player, login, run_async
 
 pytestmark = LIVE_MARKS
 

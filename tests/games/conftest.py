@@ -53,7 +53,7 @@ def own_socket_threads(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
         pool.shutdown()
 
 
-# --- Duplicate deals (tests/games/duplicates.py plays them) ---------------------------
+# --- Duplicate deals (tests/support/duplicates.py plays them) ---------------------------
 
 
 @pytest.fixture

@@ -143,7 +143,7 @@ def test_ready_and_wait_over_the_socket_are_answered_and_refused_in_words(player
     from channels.testing import WebsocketCommunicator
 
     from games.consumers import TableConsumer
-    from tests.wsclient import run_async
+    from tests.support.wsclient import run_async
 
     for p in players[:2]:
         services.sit(p, table.pk)

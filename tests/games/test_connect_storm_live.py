@@ -22,10 +22,10 @@ from django.test import override_settings
 
 from games import services
 from games.models import Seat
-from tests.games import live
-from tests.processes import daphne, site_env
-from tests.services import TEST_REDIS_URL
-from tests.wsclient import Player, run_async
+from tests.support import live
+from tests.support.processes import daphne, site_env
+from tests.support.services import TEST_REDIS_URL
+from tests.support.wsclient import Player, run_async
 
 pytestmark = live.MARKS
 

@@ -22,9 +22,9 @@ from games.selectors.duplicate import (
     schedule_totals,
 )
 from games.services import duplicate
-from tests.games.arranging import naive_arrangement
-from tests.games.duplicates import Arrange, as_dealt, duplicate_table, play
-from tests.games.played import run_timers
+from tests.support.arranging import naive_arrangement
+from tests.support.duplicates import Arrange, as_dealt, duplicate_table, play
+from tests.support.played import run_timers
 
 pytestmark = pytest.mark.django_db
 

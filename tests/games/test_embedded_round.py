@@ -7,9 +7,9 @@ import subprocess
 
 import pytest
 
-from tests.games.arranging import naive_arrangement
-from tests.processes import PYTHON, ROOT, daphne, site_env
-from tests.wsclient import Player, login, run_async
+from tests.support.arranging import naive_arrangement
+from tests.support.processes import PYTHON, ROOT, daphne, site_env
+from tests.support.wsclient import Player, login, run_async
 
 pytestmark = pytest.mark.slow
 

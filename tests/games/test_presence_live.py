@@ -18,10 +18,10 @@ from typing import Any
 import pytest
 
 from games import services
-from tests.games import live
-from tests.processes import celery_worker, daphne_process, free_port, site_env, stop
-from tests.services import TEST_REDIS_URL
-from tests.wsclient import Player, login, run_async
+from tests.support import live
+from tests.support.processes import celery_worker, daphne_process, free_port, site_env, stop
+from tests.support.services import TEST_REDIS_URL
+from tests.support.wsclient import Player, login, run_async
 
 pytestmark = [
     pytest.mark.postgres,

@@ -16,10 +16,10 @@ from games.consumers import CLOSE_FORBIDDEN
 from games.models import Table
 from games.services import private
 from social import services as social
-from tests.games.live import LIVE_MARKS, live_stack, with_server_passwords
-from tests.processes import RUN_PREFIX
-from tests.services import TEST_REDIS_URL
-from tests.wsclient import Player, SocketClosed, login, run_async
+from tests.support.live import LIVE_MARKS, live_stack, with_server_passwords
+from tests.support.processes import RUN_PREFIX
+from tests.support.services import TEST_REDIS_URL
+from tests.support.wsclient import Player, SocketClosed, login, run_async
 
 pytestmark = LIVE_MARKS
 

@@ -15,7 +15,7 @@ from games import services as games
 from games.models import Round, RoundState, Table
 from games.services import common as games_common
 from ledger import services as ledger_services
-from tests.games.arranging import naive_arrangement
+from tests.support.arranging import naive_arrangement
 
 
 @pytest.fixture(autouse=True)

@@ -10,9 +10,9 @@ from django.contrib.auth.hashers import make_password
 
 from ledger import selectors as ledger_selectors
 from moderation.models import Dispute, StaffAction
-from tests.games import live
 from tests.moderation.conftest import play_round
-from tests.processes import ROOT, daphne, site_env
+from tests.support import live
+from tests.support.processes import ROOT, daphne, site_env
 
 pytestmark = [
     pytest.mark.browser,

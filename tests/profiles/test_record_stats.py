@@ -13,8 +13,8 @@ from games.models import Round, RoundState
 from ledger import services as ledger
 from profiles import selectors, services
 from profiles.models import PeriodTotal, RoundStat, StatsCursor
-from tests.games.played import play_to_the_end
 from tests.profiles.conftest import chi_pair
+from tests.support.played import play_to_the_end
 
 pytestmark = pytest.mark.django_db
 

@@ -19,8 +19,8 @@ import subprocess
 
 import pytest
 
-from tests.processes import PYTHON, ROOT
-from tests.services import CI, TEST_DATABASE_URL
+from tests.support.processes import PYTHON, ROOT
+from tests.support.services import CI, TEST_DATABASE_URL
 
 pytestmark = [
     pytest.mark.postgres,

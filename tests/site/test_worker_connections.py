@@ -8,9 +8,9 @@ import psycopg
 import pytest
 from celery import Celery
 
-from tests.games import live
-from tests.processes import celery_worker, site_env
-from tests.services import TEST_REDIS_URL
+from tests.support import live
+from tests.support.processes import celery_worker, site_env
+from tests.support.services import TEST_REDIS_URL
 
 pytestmark = [
     pytest.mark.postgres,

@@ -14,7 +14,7 @@ from games import services as games
 from social import selectors, services
 from social.errors import SocialError
 from social.models import FriendRequest, NotificationKind, Sent
-from tests.races import race
+from tests.support.races import race
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db]
 

@@ -12,7 +12,7 @@ from games.models import Round, RoundState
 
 # Seeded deals: a test sees the same cards every run (autouse, shared with the games tests).
 from tests.games.conftest import reproducible_deals  # noqa: F401
-from tests.games.played import run_timers
+from tests.support.played import run_timers
 
 
 @pytest.fixture

@@ -429,7 +429,7 @@ def test_when_time_is_up_boards_in_play_finish_then_the_pool_pays_the_prize_tabl
     assert t.state == State.RUNNING
     assert not Seat.objects.filter(table_id=tables[1]).exists()  # never dealt: closed
     assert arena.pair(t.pk) == 0  # no new board after the time
-    from tests.games.played import run_timers
+    from tests.support.played import run_timers
 
     run_timers(live)
     assert arena.finish_table(t.pk, tables[0])

@@ -21,8 +21,8 @@ from games.rules import card_name_vi, parse_card
 from games.services import duplicate as games_duplicate
 from moderation.models import ActionKind, StaffAction
 from tests.games.conftest import fixed_boards  # noqa: F401
-from tests.games.duplicates import play
 from tests.moderation.conftest import _staff
+from tests.support.duplicates import play
 from tournaments.arena import services as arena
 from tournaments.models import ArenaResult, Entry, Tournament
 

@@ -20,9 +20,9 @@ from ledger import selectors as ledger_selectors
 from ledger.audit import run_checks
 from ledger.models import Account, PoolClosure, PoolOutcome, PrizeHold, Transfer
 from moderation.models import ActionKind, Notification, NotificationKind, StaffAction, UserIP
-from tests.games.arranging import naive_arrangement
-from tests.games.played import run_timers
 from tests.moderation.conftest import _staff
+from tests.support.arranging import naive_arrangement
+from tests.support.played import run_timers
 from tournaments.arena import services as arena
 from tournaments.models import EntryState, State, Tournament
 from tournaments.sitandgo import services

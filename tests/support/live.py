@@ -14,8 +14,8 @@ import pytest
 from django.conf import settings
 from django.contrib.auth.hashers import make_password
 
-from tests.processes import celery_worker, daphne, site_env, stop
-from tests.services import TEST_REDIS_URL
+from tests.support.processes import celery_worker, daphne, site_env, stop
+from tests.support.services import TEST_REDIS_URL
 
 MARKS = [
     pytest.mark.postgres,

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import redis
 
-from tests.processes import free_port
+from tests.support.processes import free_port
 
 REDIS_SERVER = shutil.which("redis-server")
 
@@ -60,7 +60,7 @@ class PrivateRedis:
 @contextmanager
 def private_redis(workdir: Path, host: str = "127.0.0.1") -> Iterator[PrivateRedis]:
     """A private Redis listening on ``host`` (another address than loopback: reached over a
-    link by other network namespaces, tests/netns.py)."""
+    link by other network namespaces, tests/support/netns.py)."""
     server = PrivateRedis(workdir, host)
     server.start()
     try:
