@@ -8,6 +8,8 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
+from tests.support.sessions import session_key
+
 
 @dataclass
 class Seating:
@@ -66,16 +68,7 @@ def prepare(
 
 def _signed_in(user: Any) -> tuple[int, str, str]:
     """(user id, username, session key): a browser's session cookie for ``user``."""
-    from django.conf import settings
-    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
-    from django.contrib.sessions.backends.db import SessionStore
-
-    session = SessionStore()
-    session[SESSION_KEY] = str(user.pk)
-    session[BACKEND_SESSION_KEY] = settings.AUTHENTICATION_BACKENDS[-1]
-    session[HASH_SESSION_KEY] = user.get_session_auth_hash()
-    session.create()
-    return user.pk, user.username, session.session_key or ""
+    return user.pk, user.username, session_key(user)
 
 
 @dataclass

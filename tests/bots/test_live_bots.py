@@ -6,21 +6,16 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from django.contrib.auth.hashers import make_password
 from django.core.management import call_command
 
 from games.models import Round, RoundState
 from ledger import selectors as ledger_selectors
+from tests.support import live
 from tests.support.arranging import naive_arrangement
 from tests.support.live import live_stack
 from tests.support.wsclient import Player, card_strings, login, run_async
 
-pytestmark = [
-    pytest.mark.postgres,
-    pytest.mark.redis,
-    pytest.mark.slow,
-    pytest.mark.django_db(transaction=True),
-]
+pytestmark = live.MARKS
 
 
 @pytest.fixture
@@ -33,10 +28,7 @@ def stack(tmp_path):  # type: ignore[no-untyped-def]
 
 @pytest.fixture
 def person(person, password):  # type: ignore[no-untyped-def]
-    """The server hashes with PBKDF2 (the tests' fast MD5 is in-process only)."""
-    person.password = make_password(password, hasher="pbkdf2_sha256")
-    person.save(update_fields=["password"])
-    return person
+    return live.servers_can_log_in([person], password)[0]
 
 
 def test_a_person_on_a_websocket_plays_a_round_with_bots_run_by_the_celery_worker(

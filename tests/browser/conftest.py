@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 
 from tests.support.processes import PYTHON, ROOT, collect_static, daphne, site_env
-from tests.support.services import CHROMIUM
+from tests.support.services import CHROMIUM, CHROMIUM_ARGS
 
 SCREENSHOTS = ROOT / "test-artifacts" / "screenshots"
 AXE = Path(__file__).parent / "vendor" / "axe.min.js"
@@ -35,14 +35,6 @@ SIZES = [
     {"width": 390, "height": 844},
     {"width": 768, "height": 1024},
     {"width": 1366, "height": 768},
-]
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
 ]
 
 CSP_REPORTER = """

@@ -23,12 +23,7 @@ from tests.support.processes import celery_worker, daphne_process, free_port, si
 from tests.support.services import TEST_REDIS_URL
 from tests.support.wsclient import Player, login, run_async
 
-pytestmark = [
-    pytest.mark.postgres,
-    pytest.mark.redis,
-    pytest.mark.slow,
-    pytest.mark.django_db(transaction=True),
-]
+pytestmark = live.MARKS
 
 TIMEOUT = 5
 SWEEP = 2  # the beat's games.sweep period

@@ -89,23 +89,6 @@ def live_stack(logs: Path, servers: int = 2) -> Iterator[Stack]:
         yield stack
 
 
-LIVE_MARKS = [
-    pytest.mark.postgres,
-    pytest.mark.redis,
-    pytest.mark.slow,
-    pytest.mark.django_db(transaction=True),
-]
-"""A live test module's ``pytestmark``: the real services, a database flushed per test."""
-
-
-def with_server_passwords(users: list[Any], password: str) -> list[Any]:
-    """The servers hash with PBKDF2 (the tests' fast MD5 is in-process only)."""
-    for user in users:
-        user.password = make_password(password, hasher="pbkdf2_sha256")
-        user.save(update_fields=["password"])
-    return users
-
-
 # Table talk is not table state: its messages carry no version (docs/protocol.md).
 TABLE_TALK = frozenset(
     {"chat_state", "chat_role", "chat_message", "chat_reaction", "chat_settings"}
