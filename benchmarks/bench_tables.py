@@ -61,6 +61,7 @@ from tests.support.processes import (  # noqa: E402
     collect_static,
     daphne_process,
     free_port,
+    manage,
     site_env,
 )
 from tests.support.sessions import session_key  # noqa: E402
@@ -298,10 +299,7 @@ def main() -> None:
             stats, gauges, failures = asyncio.run(_run(servers, worker, counts, layout, args))
             sizes = log_sizes(logs)
         wrong = report(args, stats, gauges, failures, logs, sizes)
-        check = subprocess.run(
-            [sys.executable, "manage.py", "ledger_check"], cwd=ROOT, env=env, capture_output=True,
-            text=True,
-        )  # fmt: skip
+        check = manage(env, "ledger_check")
         print(f"ledger_check exit {check.returncode}: {check.stdout.strip().splitlines()[-1:]}")
         if check.returncode:
             wrong.append("ledger_check failed")

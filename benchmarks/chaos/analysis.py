@@ -8,7 +8,6 @@ from __future__ import annotations
 import argparse
 import itertools
 import statistics
-import subprocess
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 from typing import Any
@@ -19,7 +18,7 @@ from benchmarks.chaos import AWAY_SECONDS, LIVE, SWEEP_SECONDS, report
 from benchmarks.chaos.faults import GLOBAL_KINDS, KINDS, Fault
 from benchmarks.chaos.monitor import Episode
 from benchmarks.chaos.players import LoadStats, ScriptedPlayer, TournamentPlayer
-from tests.support.processes import PYTHON, ROOT
+from tests.support.processes import manage
 
 
 @dataclass
@@ -567,9 +566,7 @@ def no_unplanned_deaths(deaths: list[tuple[str, float, int | None]]) -> list[str
 
 
 def ledger_check(env: dict[str, str]) -> tuple[int, str]:
-    done = subprocess.run(
-        [PYTHON, "manage.py", "ledger_check"], cwd=ROOT, env=env, capture_output=True, text=True
-    )
+    done = manage(env, "ledger_check")
     out = (done.stdout.strip() or done.stderr.strip()).splitlines()
     return done.returncode, " / ".join(out[-3:])
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 from datetime import timedelta
 from typing import Any
 
@@ -13,16 +12,16 @@ from django.utils import timezone
 from accounts.roles import MODERATORS
 from games import services as games
 from games.models import Round, RoundState, Table
-from games.services import common as games_common
 from ledger import services as ledger_services
 from tests.support.arranging import naive_arrangement
+from tests.support.deals import seeded_deals
+from tests.support.played import quick_table
 
 
 @pytest.fixture(autouse=True)
 def reproducible_deals(monkeypatch: pytest.MonkeyPatch) -> None:
-    rng = random.Random(20261129)
-    monkeypatch.setattr(games_common, "new_server_seed", lambda: f"{rng.getrandbits(256):064x}")
-    monkeypatch.setattr(games_common, "new_client_seed", lambda: f"{rng.getrandbits(64):016x}")
+    """In-process deals come from seeded seeds, so a test sees the same cards every run."""
+    seeded_deals(monkeypatch)
 
 
 @pytest.fixture
@@ -63,12 +62,7 @@ def other_admin(make_user: Any) -> Any:
 
 @pytest.fixture
 def table(players: list[Any]) -> Table:
-    return games.create_table(
-        players[0],
-        name="Bàn thử",
-        stake=10,
-        rules_overrides={"arrange_seconds": 30, "reveal_seconds": 2, "start_seconds": 5},
-    )
+    return quick_table(players[0], name="Bàn thử")
 
 
 def play_round(players: list[Any], table: Table, n: int = 2) -> Round:

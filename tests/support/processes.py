@@ -133,6 +133,13 @@ def stop(proc: subprocess.Popen[bytes], sig: int = signal.SIGTERM) -> None:
         proc.wait(timeout=10)
 
 
+def manage(env: Mapping[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+    """``manage.py ARGS`` in a child process with ``env``, its output captured."""
+    return subprocess.run(
+        [PYTHON, "manage.py", *args], cwd=ROOT, env=dict(env), capture_output=True, text=True
+    )
+
+
 _static_collected = False
 # Set once the files are collected for the whole run (by the pytest-xdist controller before
 # its workers start): a second collectstatic would rewrite the manifest under running servers.

@@ -22,6 +22,13 @@ def players(make_user: Any) -> list[Any]:
 
 
 @pytest.fixture
+def no_pair_wait() -> Any:
+    """Two or three waiting are seated at once (the short wait is tested on its own)."""
+    with override_settings(ARENA_PAIR_WAIT_SECONDS=0):
+        yield
+
+
+@pytest.fixture
 def small_stacks() -> Any:
     """A structure that ends quickly: 40 chips each, 10 a chi from the first round."""
     with override_settings(
