@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.contrib.auth.models import Group
-from django.utils import timezone
 
 from accounts.roles import MODERATORS
 from games import services as games
@@ -15,7 +13,7 @@ from games.models import Round, RoundState, Table
 from ledger import services as ledger_services
 from tests.support.arranging import naive_arrangement
 from tests.support.deals import seeded_deals
-from tests.support.played import quick_table
+from tests.support.played import quick_table, run_timers
 
 
 @pytest.fixture(autouse=True)
@@ -72,15 +70,11 @@ def play_round(players: list[Any], table: Table, n: int = 2) -> Round:
     round_ = games.start_round(players[0], table.pk)
     for rp in round_.players.select_related("user"):
         games.submit_arrangement(rp.user, round_.pk, naive_arrangement(rp.cards))
-    for _step in range(8):
-        round_.refresh_from_db()
-        if round_.state == RoundState.SETTLED:
-            for p in players[:n]:
-                games.stand(p)
-            return round_
-        Round.objects.filter(pk=round_.pk).update(deadline=timezone.now() - timedelta(seconds=1))
-        games.advance_round(round_.pk, round_.state, round_.phase)
-    raise AssertionError("the round did not settle")
+    if run_timers(round_, steps=8).state != RoundState.SETTLED:
+        raise AssertionError("the round did not settle")
+    for p in players[:n]:
+        games.stand(p)
+    return round_
 
 
 @pytest.fixture

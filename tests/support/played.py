@@ -31,9 +31,10 @@ def play_to_the_end(players: list[Any], table: Table) -> Round:
     return run_timers(round_)
 
 
-def run_timers(round_: Round) -> Round:
-    """Fire each timer step at once (the deadlines moved to the past) until it is settled."""
-    for _ in range(6):
+def run_timers(round_: Round, steps: int = 6) -> Round:
+    """Fire each timer step at once (the deadlines moved to the past) until it is settled,
+    ``steps`` at the most."""
+    for _ in range(steps):
         round_.refresh_from_db()
         if round_.state == RoundState.SETTLED:
             break
