@@ -70,7 +70,7 @@ The package, one module a part: ``stack`` (the processes it starts and restarts,
 tests' own supervision, tests/support/processes.py), ``seating`` (tables, players and
 tournaments made in this process), ``players`` (the scripted websocket players),
 ``monitor`` (what is overdue, polled once a second), ``faults`` (the schedule and its
-injection), ``analysis`` and ``tournaments`` (one function per invariant, each returning
+injection), ``analysis`` and ``tournament_checks`` (one function per invariant, each returning
 what it found broken), ``report`` (the lines it prints) and ``run`` (the run itself;
 ``__main__`` reads the command line).
 """

@@ -1,6 +1,6 @@
 """What a chaos run's rounds, faults and load did, read from its database once the play is
 over, and its invariants: one function per invariant, each returning the lines of what it
-found broken (none when it held). The tournaments' invariants: benchmarks.chaos.tournaments;
+found broken (none when it held). The tournaments' invariants: benchmarks.chaos.tournament_checks;
 the lines printed: benchmarks.chaos.report."""
 
 from __future__ import annotations
@@ -526,7 +526,7 @@ def analyse(
     run_start: float,
     run_end: float,
 ) -> tuple[list[str], list[str]]:
-    """The report lines and the broken invariants (the tournaments': tournaments.analyse)."""
+    """The report lines and the broken invariants (the tournaments': tournament_checks.analyse)."""
     rounds = read_rounds(db, players, entrants, run_end)
     per_kind = measure_faults(rounds, faults, episodes, options, run_end)
     worst = {kind: Worst.of(per_kind[kind]) if per_kind.get(kind) else None for kind in KINDS}

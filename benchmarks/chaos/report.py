@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from benchmarks.chaos.faults import Fault
     from benchmarks.chaos.monitor import TournamentWatch
     from benchmarks.chaos.players import LoadStats
-    from benchmarks.chaos.tournaments import Absence, Pool, Tournament
+    from benchmarks.chaos.tournament_checks import Absence, Pool, Tournament
 
 
 def fault_table(worst: dict[str, Worst | None], cycle: float) -> list[str]:

@@ -14,7 +14,7 @@ from pathlib import Path
 import psycopg
 
 from benchmarks import scratchdb
-from benchmarks.chaos import analysis, log, report, tournaments
+from benchmarks.chaos import analysis, log, report, tournament_checks
 from benchmarks.chaos.faults import Fault, Injector, make_schedule
 from benchmarks.chaos.monitor import Monitor, TournamentWatch
 from benchmarks.chaos.players import LoadStats, ScriptedPlayer, TournamentPlayer
@@ -137,7 +137,7 @@ def run(options: argparse.Namespace) -> int:
                 db, options, faults, episodes, players, entrants, start, end
             )
             if entered is not None:
-                more, also = tournaments.analyse(
+                more, also = tournament_checks.analyse(
                     db, options, monitor.tournaments, entrants, start, end
                 )
                 lines += more
