@@ -17,7 +17,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
-import subprocess
 import sys
 import time
 from collections.abc import Iterator
@@ -30,7 +29,8 @@ import redis
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks import scratchdb
-from tests.processes import PYTHON, ROOT, celery_worker, site_env
+from tests.support import processes
+from tests.support.processes import ROOT, celery_worker, site_env
 
 DEV_DATABASE = "postgres://maubinh:maubinh@127.0.0.1:5432/maubinh"
 
@@ -47,9 +47,7 @@ def scratch_database(server_url: str, keep: bool) -> Iterator[str]:
 
 
 def manage(env: dict[str, str], *args: str) -> str:
-    done = subprocess.run(
-        [PYTHON, "manage.py", *args], cwd=ROOT, env=env, capture_output=True, text=True
-    )
+    done = processes.manage(env, *args)
     if done.returncode != 0:
         raise SystemExit(f"manage.py {' '.join(args)} failed:\n{done.stdout}\n{done.stderr}")
     return done.stdout
@@ -141,9 +139,7 @@ def main() -> int:
                     break
                 time.sleep(1)
             print(f"rounds still running after --stop: {live}")
-        check = subprocess.run(
-            [PYTHON, "manage.py", "ledger_check"], cwd=ROOT, env=env, capture_output=True, text=True
-        )
+        check = processes.manage(env, "ledger_check")
         print("ledger_check:")
         print(check.stdout.rstrip() or check.stderr.rstrip())
         return check.returncode

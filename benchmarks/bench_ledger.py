@@ -27,7 +27,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.scratchdb import database_url, recreate  # noqa: E402
+from benchmarks.scratchdb import add_server_argument, database_url, recreate  # noqa: E402
 
 BENCH_DB = "maubinh_bench"
 WALLETS = 1_000
@@ -175,11 +175,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--workers", type=int, default=8)
     parser.add_argument("--seconds", type=float, default=8.0)
-    parser.add_argument(
-        "--server",
-        default=os.environ.get("BENCH_DATABASE_URL", "postgres://maubinh:maubinh@127.0.0.1:5432/"),
-        help="PostgreSQL server URL (the database name is replaced by maubinh_bench)",
-    )
+    add_server_argument(parser, BENCH_DB)
     args = parser.parse_args()
     url = database_url(args.server, BENCH_DB)
 

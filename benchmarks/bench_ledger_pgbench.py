@@ -68,7 +68,7 @@ from benchmarks.bench_ledger import (  # noqa: E402
     django_setup,
     prepare_wallets,
 )
-from benchmarks.scratchdb import database_url, recreate  # noqa: E402
+from benchmarks.scratchdb import add_server_argument, database_url, recreate  # noqa: E402
 
 BENCH_DB = "maubinh_pgbench"
 PGLEDGER_DB = "maubinh_pgledger"
@@ -352,11 +352,7 @@ def main() -> int:
         "--warmup", type=int, default=3, help="seconds of uncounted warm-up per side"
     )
     parser.add_argument("--keep", action="store_true", help="keep the scratch databases")
-    parser.add_argument(
-        "--server",
-        default=os.environ.get("BENCH_DATABASE_URL", "postgres://maubinh:maubinh@127.0.0.1:5432/"),
-        help="PostgreSQL server URL (the database name is replaced by the scratch ones)",
-    )
+    add_server_argument(parser, "the scratch ones")
     args = parser.parse_args()
     if args.pgledger is not None:
         missing = [name for name in PGLEDGER_FILES if not (args.pgledger / name).is_file()]

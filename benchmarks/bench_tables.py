@@ -36,48 +36,40 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import json
 import os
 import random
-import re
 import signal
-import statistics
 import subprocess
 import sys
 import threading
 import time
-from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
 from pathlib import Path
 from tempfile import mkdtemp
 from typing import Any
-
-import websockets
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.scratchdb import database_url, recreate  # noqa: E402
 from benchmarks.speed import describe as machine_speed  # noqa: E402
-from games.querycount import LATE_BUCKETS_MS  # noqa: E402
-from tests.processes import (  # noqa: E402
+from benchmarks.tables.measures import Gauges, Stats, cpu_ms, cpu_ms_named, query_totals  # noqa: E402
+from benchmarks.tables.players import BenchPlayer  # noqa: E402
+from benchmarks.tables.report import log_sizes, report  # noqa: E402
+from tests.support.processes import (  # noqa: E402
     celery_worker,
     collect_static,
     daphne_process,
     free_port,
+    manage,
     site_env,
 )
-from tests.wsclient import Player, SocketClosed  # noqa: E402
+from tests.support.sessions import session_key  # noqa: E402
 
 # One scratch database per run: two runs on one machine never drop each other's.
 BENCH_DB = f"maubinh_bench_tables_{os.getpid()}"
 SERVER = os.environ.get("TEST_DATABASE_URL", "postgres://maubinh:maubinh@127.0.0.1:5432/maubinh")
 REDIS = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/14")
-# A server log line that means something failed (daphne, Django and Celery formats).
-LOG_ERROR = re.compile(r"\bERROR\b|\bCRITICAL\b|Traceback|took too long to shut down")
-# The steps of a round, as games.querycount names them, in order.
-ROUND_STEPS = ("deal", "submit", "showdown", "reveal", "settlement")
 
 
 def _setup_django(env: dict[str, str]) -> None:
@@ -89,9 +81,6 @@ def _setup_django(env: dict[str, str]) -> None:
 
 def _prepare(tables: int) -> list[tuple[int, list[str]]]:
     """Migrate, create players and tables; return (table id, 4 session keys) per table."""
-    from django.conf import settings
-    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
-    from django.contrib.sessions.backends.db import SessionStore
     from django.core.management import call_command
 
     from accounts.models import User
@@ -111,26 +100,8 @@ def _prepare(tables: int) -> list[tuple[int, list[str]]]:
             stake=10,
             rules_overrides={"arrange_seconds": 60, "reveal_seconds": 2, "start_seconds": 5},
         )
-        keys = []
-        for user in users:
-            session = SessionStore()
-            session[SESSION_KEY] = str(user.pk)
-            session[BACKEND_SESSION_KEY] = settings.AUTHENTICATION_BACKENDS[-1]
-            session[HASH_SESSION_KEY] = user.get_session_auth_hash()
-            session.create()
-            keys.append(session.session_key)
-        layout.append((table.pk, keys))
+        layout.append((table.pk, [session_key(user) for user in users]))
     return layout
-
-
-def _arrange(cards: list[str]) -> list[list[str]]:
-    """A legal arrangement (never a foul), as a quick player makes it: the strongest chi 1,
-    then the strongest chi 2 that fits. About 0.7 ms; the auto-arrange's ``suggest`` (6.6 ms
-    mean) cost the load generator 25 ms of the machine's CPU a round, which the site lost."""
-    from games.rules import format_cards, parse_cards
-    from games.rules.arrange import naive_arrangement
-
-    return [format_cards(part) for part in naive_arrangement(parse_cards(cards), "portal")]
 
 
 # The server processes -------------------------------------------------------------------
@@ -183,209 +154,7 @@ class Servers:
         return [proc.pid for proc in self.procs]
 
 
-def cpu_ms(group: int) -> float:
-    """CPU time (user + system, with that of reaped children) of a process group, in ms."""
-    ticks = 0
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rpartition(")")[2].split()
-        except OSError:
-            continue  # the process ended meanwhile
-        if int(fields[2]) == group:
-            ticks += sum(int(value) for value in fields[11:15])
-    return ticks * 1000 / os.sysconf("SC_CLK_TCK")
-
-
-def cpu_ms_named(name: str) -> float:
-    """CPU time of every process whose command name is ``name`` (postgres, redis-server), ms."""
-    ticks = 0
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            head, _, rest = stat.read_text().rpartition(")")
-        except OSError:
-            continue
-        if head.partition("(")[2].startswith(name):
-            ticks += sum(int(value) for value in rest.split()[11:15])
-    return ticks * 1000 / os.sysconf("SC_CLK_TCK")
-
-
-def query_totals(directory: Path) -> Counter[str]:
-    """Queries by step so far, summed over every server process (games.querycount)."""
-    runs: Counter[str] = Counter()
-    queries: Counter[str] = Counter()
-    for path in directory.glob("*.json"):
-        with contextlib.suppress(OSError, ValueError):
-            for name, (count, total) in json.loads(path.read_text()).items():
-                runs[name] += count
-                queries[name] += total
-    return Counter({**{f"runs:{k}": v for k, v in runs.items()}, **queries})
-
-
-# The players ----------------------------------------------------------------------------
-
-
-@dataclass
-class Stats:
-    measure_from: float
-    measure_until: float
-    stop_at: float
-    restart_at: float | None
-    latencies: list[float] = field(default_factory=list)
-    replies: list[float] = field(default_factory=list)
-    warmup: list[float] = field(default_factory=list)
-    rounds: int = 0
-    refused: Counter[str] = field(default_factory=Counter)
-    handshakes: list[float] = field(default_factory=list)  # first connect -> snapshot, ms
-    reconnects: list[float] = field(default_factory=list)  # when each had its snapshot again
-    failed_handshakes: Counter[str] = field(default_factory=Counter)
-    played_on: set[int] = field(default_factory=set)  # tables that settled after the restart
-    deals: list[float] = field(default_factory=list)  # when each table's host got its cards
-    killed_at: float | None = None
-
-    def record(self, sent: float, reply: dict[str, Any], broadcast: dict[str, Any]) -> None:
-        latency = (broadcast["_at"] - sent) * 1000
-        if sent < self.measure_from:
-            self.warmup.append(latency)
-        elif sent < self.measure_until:
-            self.latencies.append(latency)
-            self.replies.append((reply["_at"] - sent) * 1000)
-
-
-class BenchPlayer:
-    """One scripted player: sits, plays every round, reconnects when its server dies."""
-
-    def __init__(self, base: str, key: str, table_id: int, name: str, stats: Stats) -> None:
-        self.base, self.key, self.table_id, self.name = base, key, table_id, name
-        self.stats = stats
-        self.client = self._client()
-        self.history: list[str] = []  # what happened to its connections (printed on failure)
-        self.played: set[int] = set()  # rounds it submitted for (or tried to)
-
-    def _client(self) -> Player:
-        return Player(self.base, f"sessionid={self.key}", self.table_id, self.name)
-
-    async def open(self) -> dict[str, Any]:
-        """Connect and return the snapshot; every failure (a handshake, or no snapshot) is
-        counted."""
-        started = time.monotonic()
-        try:
-            snapshot = await self.client.connect()
-        except (OSError, TimeoutError, websockets.WebSocketException) as exc:
-            self.stats.failed_handshakes[type(exc).__name__] += 1
-            raise
-        self.stats.handshakes.append((time.monotonic() - started) * 1000)
-        return snapshot
-
-    async def reopen(self) -> dict[str, Any]:
-        """After the server died: reconnect as soon as a server listens on the port again.
-
-        A refused TCP connection (nothing listening yet) is retried; a handshake the new
-        server does not complete is a failure, counted, and retried too.
-        """
-        deadline = time.monotonic() + 60
-        failures = 0
-        while True:
-            self.client = self._client()
-            try:
-                snapshot = await self.client.connect()
-            except ConnectionRefusedError:
-                pass
-            except (OSError, TimeoutError, websockets.WebSocketException) as exc:
-                self.stats.failed_handshakes[f"reconnect: {type(exc).__name__}: {exc}"[:90]] += 1
-                # Counted (the run fails); then back off as the page does (live.js).
-                failures += 1
-                await asyncio.sleep(min(8.0, 0.5 * 2**failures) * random.uniform(0.75, 1.25))
-            else:
-                self.stats.reconnects.append(time.monotonic())
-                return snapshot
-            if time.monotonic() > deadline:
-                raise TimeoutError(f"{self.name}: no server for 60 s")
-            await asyncio.sleep(random.uniform(0.1, 0.3))
-
-    async def play(
-        self, is_host: bool, delay: float, sit_after: float, pool: ProcessPoolExecutor
-    ) -> None:
-        stats = self.stats
-        await asyncio.sleep(delay)
-        await self.open()
-        await asyncio.sleep(sit_after)
-        await self.client.request(type="sit")
-        if is_host:
-            await self.client.request(type="start")
-        dealt: tuple[int, list[str]] | None = None
-        while time.monotonic() < stats.stop_at:
-            try:
-                if dealt is None:
-                    dealt = await self._next_deal(is_host)
-                if dealt is not None:
-                    await self._play_round(*dealt, is_host=is_host, pool=pool)
-                    dealt = None
-            except SocketClosed:
-                snapshot = await self.reopen()
-                dealt = self._unsubmitted(snapshot)
-                current = snapshot.get("round") or {}
-                self.history.append(
-                    f"reopened at v{snapshot['version']}: round {current.get('id')} "
-                    f"{current.get('state')}, resubmit: {dealt is not None}"
-                )
-        await self.client.close()
-
-    async def _next_deal(self, is_host: bool) -> tuple[int, list[str]] | None:
-        try:
-            # Not a round already played: a socket opened during a deal has its cards
-            # both in the snapshot and in the deal's event.
-            cards = await self.client.wait_for(
-                lambda m: m["type"] == "cards" and m["round"] not in self.played, timeout=40
-            )
-        except TimeoutError:
-            if is_host:
-                await self.client.request(type="start")
-            return None
-        if is_host:
-            self.stats.deals.append(cards["_at"])
-        return cards["round"], cards["cards"]
-
-    def _unsubmitted(self, snapshot: dict[str, Any]) -> tuple[int, list[str]] | None:
-        """The round to submit for, if the snapshot shows one dealt to me and not submitted."""
-        current = snapshot.get("round") or {}
-        mine = current.get("you")
-        if current.get("state") == "arranging" and mine and mine["arrangement"] is None:
-            return current["id"], mine["cards"]
-        return None
-
-    async def _play_round(
-        self, round_id: int, cards: list[str], *, is_host: bool, pool: ProcessPoolExecutor
-    ) -> None:
-        stats, client = self.stats, self.client
-        self.played.add(round_id)
-        chi = await asyncio.get_running_loop().run_in_executor(pool, _arrange, cards)
-        await asyncio.sleep(random.uniform(0.5, 3.0))  # thinking
-        sent = time.monotonic()
-        reply = await client.request(type="submit", round=round_id, chi=chi)
-        if reply["type"] == "error":
-            stats.refused[reply["code"]] += 1
-            return
-        mine = await client.wait_for(
-            lambda m: m["type"] == "submission" and m["round"] == round_id, timeout=30
-        )
-        stats.record(sent, reply, mine)
-        await client.wait_for(lambda m: m["type"] == "settled", timeout=60)
-        now = time.monotonic()
-        if is_host and stats.measure_from <= now < stats.measure_until:
-            stats.rounds += 1
-        if stats.killed_at is not None and sent > stats.killed_at:
-            stats.played_on.add(self.table_id)
-
-
 # The run --------------------------------------------------------------------------------
-
-
-@dataclass
-class Gauges:
-    """CPU and queries at the start and the end of the measured window."""
-
-    cpu: dict[str, list[float]] = field(default_factory=dict)
-    queries: list[Counter[str]] = field(default_factory=list)
 
 
 async def _run(
@@ -440,181 +209,10 @@ async def _run(
         conductor = asyncio.ensure_future(conduct())
         results = await asyncio.gather(*tasks, return_exceptions=True)
         await conductor
-    failures = [(p, r) for p, r in zip(players, results, strict=True) if isinstance(r, Exception)]
+    failures: list[tuple[BenchPlayer, BaseException]] = [
+        (p, r) for p, r in zip(players, results, strict=True) if isinstance(r, Exception)
+    ]
     return stats, gauges, failures
-
-
-def _percentiles(values: list[float], what: str = "submissions") -> str:
-    if not values:
-        return f"(no {what})"
-    ordered = sorted(values)
-
-    def pct(p: float) -> float:
-        return ordered[min(len(ordered) - 1, int(p * len(ordered)))]
-
-    return (
-        f"over {len(ordered)} {what}: p50 {pct(0.5):.1f} ms, p95 {pct(0.95):.1f} ms, "
-        f"p99 {pct(0.99):.1f} ms, max {ordered[-1]:.1f} ms, mean {statistics.fmean(ordered):.1f} ms"
-    )
-
-
-def log_sizes(logs: Path) -> dict[str, int]:
-    """How far each server log is written (the bench reads them up to there: what follows
-    is the processes being stopped)."""
-    return {log.name: log.stat().st_size for log in logs.glob("*.log")}
-
-
-def _log_errors(logs: Path, sizes: dict[str, int]) -> dict[str, list[str]]:
-    found = {}
-    for name, size in sorted(sizes.items()):
-        with (logs / name).open("rb") as log:
-            text = log.read(size).decode(errors="replace")
-        lines = [line for line in text.splitlines() if LOG_ERROR.search(line)]
-        if lines:
-            found[name] = lines
-    return found
-
-
-def _report_queries(gauges: Gauges, rounds: int) -> None:
-    if len(gauges.queries) < 2 or not rounds:
-        print("queries per round: (not measured)")
-        return
-    delta = gauges.queries[1] - gauges.queries[0]
-    steps = sorted(
-        {k for k in delta if not k.startswith(("runs:", "late:"))},
-        key=lambda k: (ROUND_STEPS.index(k) if k in ROUND_STEPS else len(ROUND_STEPS), k),
-    )
-    print(f"queries per round by step (over {rounds} rounds; runs = times the step ran):")
-    for step in steps:
-        runs = delta[f"runs:{step}"]
-        each = f", {delta[step] / runs:.1f} a run" if runs else ""
-        print(f"  {step:32} {delta[step] / rounds:7.1f} a round  ({runs} runs{each})")
-    print(f"  {'all':32} {sum(delta[s] for s in steps) / rounds:7.1f} a round")
-    _report_lateness(delta)
-
-
-_LATE_ORDER = [str(upper) for upper in LATE_BUCKETS_MS] + ["inf"]
-
-
-def _late_share(buckets: Counter[str], share: float) -> str:
-    """The bucket that holds the ``share`` quantile of a lateness histogram."""
-    total, seen = sum(buckets.values()), 0
-    for bucket in _LATE_ORDER:
-        seen += buckets[bucket]
-        if seen >= share * total:
-            return f"≤ {bucket} ms" if bucket != "inf" else f"> {LATE_BUCKETS_MS[-1]} ms"
-    return "?"
-
-
-def _report_lateness(delta: Counter[str]) -> None:
-    """How late the timer tasks started after their eta (games.querycount's buckets)."""
-    tasks: dict[str, Counter[str]] = {}
-    for key, count in delta.items():
-        if key.startswith("runs:late:") and count:
-            task, _, bucket = key.removeprefix("runs:late:").rpartition(":")
-            tasks.setdefault(task, Counter())[bucket] = count
-    for task, buckets in sorted(tasks.items()):
-        total = sum(buckets.values())
-        over = sum(buckets[b] for b in _LATE_ORDER[_LATE_ORDER.index("1000") + 1 :])
-        print(
-            f"timer lateness of {task} over {total} runs: p50 {_late_share(buckets, 0.5)}, "
-            f"p95 {_late_share(buckets, 0.95)}, {over} ({100 * over / total:.0f}%) more than 1 s"
-        )
-
-
-def _report(
-    args: argparse.Namespace,
-    stats: Stats,
-    gauges: Gauges,
-    failures: list[tuple[BenchPlayer, BaseException]],
-    logs: Path,
-    sizes: dict[str, int],
-) -> list[str]:
-    """Print the figures; return what went wrong (empty: the whole load ran)."""
-    wrong = []
-    print(
-        f"tables: {args.tables}, players: {4 * args.tables}, daphne: {args.servers}, "
-        f"tables open over {args.ramp:.0f} s and sit down within {args.stagger:.0f} s of it, "
-        + (
-            f"deals paced at {args.deals_per_second:g} a second (DEALS_PER_SECOND)"
-            if args.deals_per_second > 0
-            else "deals not paced"
-        )
-    )
-    print(
-        f"first connections (tables opening over {args.ramp:.0f} s), connect -> snapshot: "
-        f"{_percentiles(stats.handshakes, 'sockets')}"
-    )
-    print(f"warm-up ({args.warmup:.0f} s): submission -> broadcast {_percentiles(stats.warmup)}")
-    rate = stats.rounds / args.seconds * 60
-    print(f"measured {args.seconds:.0f} s: {stats.rounds} rounds = {rate:.0f}/min")
-    print(f"submission -> broadcast {_percentiles(stats.latencies)}")
-    # Tables dealt together submit together: how evenly the deals were spread.
-    seconds = Counter(
-        int(t - stats.measure_from)
-        for t in stats.deals
-        if stats.measure_from <= t < stats.measure_until
-    )
-    if seconds:
-        busiest = max(seconds.values())
-        print(
-            f"deals per second: mean {sum(seconds.values()) / args.seconds:.1f}, "
-            f"busiest second {busiest}, seconds with none {int(args.seconds) - len(seconds)}"
-        )
-    print(f"submission -> its ok    {_percentiles(stats.replies)}")
-    for name, samples in gauges.cpu.items():
-        if len(samples) == 2 and stats.rounds:
-            spent = samples[1] - samples[0]
-            print(
-                f"CPU of {name}: {spent / stats.rounds:.1f} ms a round "
-                f"({spent / 1000 / args.seconds:.2f} of a core)"
-            )
-    _report_queries(gauges, stats.rounds)
-    if not args.no_restart:
-        killed = stats.killed_at or 0
-        print(
-            "after SIGKILL of every daphne: killed -> snapshot again "
-            f"{_percentiles([(t - killed) * 1000 for t in stats.reconnects], 'reconnections')}"
-        )
-        if stats.reconnects:
-            # The fresh processes start listening (Django imported) and take every socket.
-            first = min(stats.reconnects)
-            print(
-                f"  the first socket was back {first - killed:.1f} s after the kill (a fresh "
-                f"daphne starting), the last {max(stats.reconnects) - first:.2f} s after it"
-            )
-        stalled = args.tables - len(stats.played_on)
-        played = len(stats.played_on)
-        print(f"tables that settled a round after the restart: {played} of {args.tables}")
-        if stalled:
-            wrong.append(f"{stalled} tables did not play on after the restart")
-        if len(stats.reconnects) < 4 * args.tables - len(failures):
-            wrong.append(f"only {len(stats.reconnects)} sockets reconnected")
-    if stats.failed_handshakes:
-        total = sum(stats.failed_handshakes.values())
-        wrong.append(f"{total} failed connections: {dict(stats.failed_handshakes)}")
-    if failures:
-        player, error = failures[0]
-        wrong.append(f"{len(failures)} players stopped early, e.g. {player.name}: {error!r}"[:400])
-        for player, error in failures[: 100 if os.environ.get("BENCH_DEBUG") else 3]:
-            received = player.client.received
-            t0 = received[0]["_at"] if received else 0
-            trail = [(m["type"], m.get("version"), round(m["_at"] - t0, 1)) for m in received]
-            print(f"  {player.name} (table {player.table_id}): {error!r:.200}; last: {trail[-12:]}")
-            print(f"    {player.history}")
-        if os.environ.get("BENCH_DEBUG"):
-            with (logs / "failed-players.json").open("w") as out:
-                trails = {p.name: [p.history, p.client.received] for p, _ in failures}
-                json.dump(trails, out, default=str)
-    if stats.refused:
-        wrong.append(f"refused submissions: {dict(stats.refused)}")
-    if not stats.latencies:
-        wrong.append("no submission measured")
-    for name, lines in _log_errors(logs, sizes).items():
-        wrong.append(f"{len(lines)} errors in {name}, e.g. {lines[0][:300]}")
-    slow = sum(log.read_text(errors="replace").count(": slow ") for log in logs.glob("daphne*"))
-    print(f"slow commands logged (over SLOW_COMMAND_MS): {slow}")
-    return wrong
 
 
 def _drop_redis_keys(prefix: str) -> None:
@@ -700,11 +298,8 @@ def main() -> None:
             )
             stats, gauges, failures = asyncio.run(_run(servers, worker, counts, layout, args))
             sizes = log_sizes(logs)
-        wrong = _report(args, stats, gauges, failures, logs, sizes)
-        check = subprocess.run(
-            [sys.executable, "manage.py", "ledger_check"], cwd=ROOT, env=env, capture_output=True,
-            text=True,
-        )  # fmt: skip
+        wrong = report(args, stats, gauges, failures, logs, sizes)
+        check = manage(env, "ledger_check")
         print(f"ledger_check exit {check.returncode}: {check.stdout.strip().splitlines()[-1:]}")
         if check.returncode:
             wrong.append("ledger_check failed")

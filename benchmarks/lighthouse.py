@@ -33,7 +33,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tests.processes import PYTHON, ROOT, daphne, site_env
+from tests.support import processes
+from tests.support.processes import ROOT, daphne, site_env
 
 LIGHTHOUSE = ROOT / "tools" / "lighthouse" / "node_modules" / ".bin" / "lighthouse"
 CHROME = os.environ.get("CHROME_PATH", "/usr/bin/chromium")
@@ -51,9 +52,7 @@ print(bots.quick_play(user).pk)
 
 
 def manage(env: dict[str, str], *args: str) -> str:
-    done = subprocess.run(
-        [PYTHON, "manage.py", *args], cwd=ROOT, env=env, capture_output=True, text=True
-    )
+    done = processes.manage(env, *args)
     if done.returncode != 0:
         raise SystemExit(f"manage.py {args[0]} failed:\n{done.stderr[-3000:]}")
     return done.stdout

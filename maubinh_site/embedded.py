@@ -11,6 +11,7 @@ import os
 import tempfile
 import threading
 from pathlib import Path
+from typing import Any
 
 from django.conf import settings
 
@@ -48,15 +49,16 @@ def _start_beat() -> None:
     EmbeddedService(app, thread=True, schedule_filename=str(schedule)).start()  # type: ignore[union-attr]
 
 
-def _run(ready: threading.Event) -> None:
-    # Celery's testing controller is the supported way to run a worker in a thread: it
-    # installs no signal handlers and stops cleanly with the process.
+def thread_worker(ready: threading.Event, concurrency: int = 4) -> Any:
+    """A Celery worker to run on a thread (``.start()``), which sets ``ready`` once it
+    consumes. Celery's testing controller is the supported way to run a worker in a
+    thread: it installs no signal handlers and stops cleanly with the process."""
     from celery.contrib.testing.worker import TestWorkController
 
-    worker = TestWorkController(
+    return TestWorkController(
         app=app,
         pool="threads",
-        concurrency=4,
+        concurrency=concurrency,
         loglevel="WARNING",
         logfile=None,
         ready_callback=lambda _worker: ready.set(),
@@ -64,4 +66,7 @@ def _run(ready: threading.Event) -> None:
         without_mingle=True,
         without_gossip=True,
     )
-    worker.start()
+
+
+def _run(ready: threading.Event) -> None:
+    thread_worker(ready).start()

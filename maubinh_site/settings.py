@@ -340,7 +340,7 @@ ARENA_SUMMARY_SECONDS = env_int("ARENA_SUMMARY_SECONDS", 6, minimum=0, maximum=6
 ARENA_BOARDS = env_int("ARENA_BOARDS", 40, minimum=1, maximum=400)
 ARENA_START_COUNTDOWN = env_int("ARENA_START_COUNTDOWN", 5, minimum=5, maximum=60)
 # The shortest arena the service accepts, when lower than the page's 3 minutes (the chaos
-# harness, benchmarks/chaos.py, runs a 2-minute arena inside its short run).
+# harness, benchmarks/chaos/, runs a 2-minute arena inside its short run).
 ARENA_MIN_MINUTES = env_int("ARENA_MIN_MINUTES", 3, minimum=1, maximum=3)
 
 # Between rounds (games.services.between): how long a round's summary shows before the next

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from tests.services import CHROMIUM_MISSING, CI, POSTGRES_MISSING, REDIS_MISSING
+from tests.support.services import CHROMIUM_MISSING, CI, POSTGRES_MISSING, REDIS_MISSING
 
 _MISSING = {"postgres": POSTGRES_MISSING, "redis": REDIS_MISSING, "browser": CHROMIUM_MISSING}
 
@@ -20,7 +20,7 @@ def pytest_configure(config: pytest.Config) -> None:
     if _xdist_controller(config):
         # collectstatic rewrites the manifest and the hashed JS/CSS: run once, before any
         # worker serves them (workers and the chaos run inherit the variable and skip it).
-        from tests.processes import STATIC_COLLECTED, collect_static, site_env
+        from tests.support.processes import STATIC_COLLECTED, collect_static, site_env
 
         collect_static(site_env())
         os.environ[STATIC_COLLECTED] = "1"

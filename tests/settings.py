@@ -6,7 +6,7 @@ os.environ.setdefault("DEBUG", "false")
 os.environ.setdefault("SECRET_KEY", "test-secret-key-not-for-production-0123456789abcdefghij")
 os.environ.setdefault("SECURE_SSL_REDIRECT", "false")
 
-from tests.services import POSTGRES_MISSING, TEST_DATABASE_URL
+from tests.support.services import POSTGRES_MISSING, TEST_DATABASE_URL
 
 if POSTGRES_MISSING is None:
     os.environ["DATABASE_URL"] = TEST_DATABASE_URL

@@ -39,14 +39,25 @@ from accounts.errors import TextRefused
 from accounts.ids import parse_id
 from accounts.models import User
 from accounts.text import clean_text
-from games.models import Preset, Round, RoundState, Seat
+from games import services as games
+from games.models import Preset, Round, RoundState, Seat, Table
 from games.rules import Rules, RulesConfigError
 from games.services import duplicate as games_duplicate
 from ledger import selectors as ledger_selectors
 from ledger import services as ledger
+from ledger.errors import InsufficientFunds
+from ledger.formats import Xu
 from tournaments import events, rules
 from tournaments.errors import TournamentError
-from tournaments.models import EndReason, Entry, EntryState, Kind, State, Tournament
+from tournaments.models import (
+    EndReason,
+    Entry,
+    EntryState,
+    Kind,
+    State,
+    Tournament,
+    TournamentTable,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -75,6 +86,17 @@ def lock(tournament_id: Any, kind: str | tuple[str, ...]) -> Tournament:
     if tournament.kind not in kinds:
         raise TournamentError(WRONG_KIND[Kind(kinds[0])], code="wrong_kind")
     return tournament
+
+
+def lock_open_tables(tournament_id: int, *, skip_locked: bool = False) -> list[Table]:
+    """Step 1 of the lock order: the tournament's tables not broken yet, ids ascending.
+    ``games.errors.NotFound`` when one is gone, or (``skip_locked``) busy elsewhere."""
+    table_ids = list(
+        TournamentTable.objects.filter(tournament_id=tournament_id, broken_at__isnull=True)
+        .order_by("table_id")
+        .values_list("table_id", flat=True)
+    )
+    return [games.lock_table(t, skip_locked=skip_locked) for t in table_ids]
 
 
 def bump(tournament: Tournament, *fields: str, progress: bool = False) -> None:
@@ -167,6 +189,22 @@ def ensure_free_to_enter(user: User, tournament: Tournament) -> None:
             code="seated",
             name=seat.table.name,
         )
+
+
+def pay_buy_in(tournament: Tournament, user: User, entry: Entry) -> None:
+    """The entry's buy-in (if any) into the pool, in the caller's transaction; a balance
+    short of it is refused with both amounts."""
+    if not tournament.buy_in:
+        return
+    try:
+        ledger.buy_in(tournament.pk, user, tournament.buy_in, entry=entry.registrations)
+    except InsufficientFunds:
+        raise TournamentError(
+            _("The buy-in is %(buy_in)s xu; you have %(balance)s xu."),
+            code="balance_too_low",
+            buy_in=Xu(tournament.buy_in),
+            balance=Xu(ledger_selectors.balance(user)),
+        ) from None
 
 
 def _engaged_elsewhere(user: User, tournament: Tournament) -> Entry | None:

@@ -49,7 +49,7 @@ from tournaments.models import (
     Tournament,
     TournamentTable,
 )
-from tournaments.services import ANY_KIND, bump, cancel_locked, lock
+from tournaments.services import ANY_KIND, bump, cancel_locked, lock, lock_open_tables
 
 logger = logging.getLogger(__name__)
 
@@ -101,13 +101,8 @@ def end_stalled(tournament_id: int, *, skip_locked: bool = False) -> str | None:
     """End a tournament that made no progress for the bound. Returns what became of it
     (``cancelled``, ``voided`` or ``finished``), or None: not stalled (any more), gone, or
     (``skip_locked``) a table busy elsewhere."""
-    table_ids = list(
-        TournamentTable.objects.filter(tournament_id=tournament_id, broken_at__isnull=True)
-        .order_by("table_id")
-        .values_list("table_id", flat=True)
-    )
     try:
-        tables = [games.lock_table(t, skip_locked=skip_locked) for t in table_ids]
+        tables = lock_open_tables(tournament_id, skip_locked=skip_locked)
     except NotFound:
         return None
     try:

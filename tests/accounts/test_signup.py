@@ -11,7 +11,7 @@ from accounts.models import SignUp, User
 from ledger.models import Transfer, TransferKind
 from ledger.selectors import balance
 from ledger.services import claim_daily_bonus
-from tests.races import race
+from tests.support.races import race
 
 pytestmark = pytest.mark.django_db
 

@@ -4,23 +4,19 @@ beat, PostgreSQL and Redis, as in production."""
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 import pytest
-from django.contrib.auth.hashers import make_password
 from django.core.management import call_command
 
 from games.models import Round, RoundState
 from ledger import selectors as ledger_selectors
-from tests.games.arranging import naive_arrangement
-from tests.games.live import live_stack
-from tests.wsclient import Player, card_strings, login, run_async
+from tests.support import live
+from tests.support.arranging import naive_arrangement
+from tests.support.live import live_stack
+from tests.support.wsclient import Player, card_strings, login, run_async
 
-pytestmark = [
-    pytest.mark.postgres,
-    pytest.mark.redis,
-    pytest.mark.slow,
-    pytest.mark.django_db(transaction=True),
-]
+pytestmark = live.MARKS
 
 
 @pytest.fixture
@@ -33,22 +29,33 @@ def stack(tmp_path):  # type: ignore[no-untyped-def]
 
 @pytest.fixture
 def person(person, password):  # type: ignore[no-untyped-def]
-    """The server hashes with PBKDF2 (the tests' fast MD5 is in-process only)."""
-    person.password = make_password(password, hasher="pbkdf2_sha256")
-    person.save(update_fields=["password"])
-    return person
+    return live.servers_can_log_in([person], password)[0]
+
+
+async def _seated(stack: Any, person: Any, password: str, table_id: int) -> Player:
+    """The person's table socket, through the first daphne, once they have sat down."""
+    base = stack.bases[0]
+    client = Player(base, await asyncio.to_thread(login, base, person.username, password), table_id)
+    await client.connect()
+    assert (await client.request(type="sit"))["type"] == "ok"
+    return client
+
+
+async def _submit_as_dealt(client: Player, cards: dict[str, Any]) -> None:
+    reply = await client.request(
+        type="submit",
+        round=cards["round"],
+        chi=naive_arrangement(cards["cards"]),
+        version=client.version,
+    )
+    assert reply["type"] == "ok", reply
 
 
 def test_a_person_on_a_websocket_plays_a_round_with_bots_run_by_the_celery_worker(
     stack, person, password, bot_table
 ):
     async def play():  # type: ignore[no-untyped-def]
-        base = stack.bases[0]
-        client = Player(
-            base, await asyncio.to_thread(login, base, person.username, password), bot_table.pk
-        )
-        await client.connect()
-        assert (await client.request(type="sit"))["type"] == "ok"
+        client = await _seated(stack, person, password, bot_table.pk)
         bots = [
             await client.wait_for(
                 lambda m: m["type"] == "seat_taken" and m["seat"]["is_bot"], timeout=15
@@ -56,13 +63,7 @@ def test_a_person_on_a_websocket_plays_a_round_with_bots_run_by_the_celery_worke
             for _ in range(3)
         ]
         cards = await client.wait_for(lambda m: m["type"] == "cards", timeout=20)
-        reply = await client.request(
-            type="submit",
-            round=cards["round"],
-            chi=naive_arrangement(cards["cards"]),
-            version=client.version,
-        )
-        assert reply["type"] == "ok", reply
+        await _submit_as_dealt(client, cards)
         settled = await client.wait_for(lambda m: m["type"] == "settled", timeout=40)
         await client.close()
         return client, bots, cards, settled
@@ -90,23 +91,12 @@ def test_bots_still_play_their_turn_when_the_worker_holding_it_dies(
     stack, person, password, bot_table
 ):
     async def play():  # type: ignore[no-untyped-def]
-        base = stack.bases[0]
-        client = Player(
-            base, await asyncio.to_thread(login, base, person.username, password), bot_table.pk
-        )
-        await client.connect()
-        assert (await client.request(type="sit"))["type"] == "ok"
+        client = await _seated(stack, person, password, bot_table.pk)
         cards = await client.wait_for(lambda m: m["type"] == "cards", timeout=30)
         await asyncio.sleep(1)  # the worker has taken the bots' delayed turns by now
         await asyncio.to_thread(stack.kill_worker, stack.workers[-1], 9)
         await asyncio.to_thread(stack.start_worker, f"w{len(stack.workers) + 1}")
-        reply = await client.request(
-            type="submit",
-            round=cards["round"],
-            chi=naive_arrangement(cards["cards"]),
-            version=client.version,
-        )
-        assert reply["type"] == "ok", reply
+        await _submit_as_dealt(client, cards)
         await client.wait_for(lambda m: m["type"] == "settled", timeout=60)
         await client.close()
         return cards["round"]

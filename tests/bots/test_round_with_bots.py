@@ -13,8 +13,8 @@ from games import services as games
 from games.models import Round, RoundState
 from games.selectors import active_round
 from ledger import selectors as ledger_selectors
-from tests.bots.waiting import eventually, worker_thread
-from tests.games.arranging import naive_arrangement
+from tests.support.arranging import naive_arrangement
+from tests.support.waiting import eventually, worker_thread
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 

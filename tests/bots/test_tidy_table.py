@@ -1,14 +1,12 @@
-from datetime import timedelta
-
 import pytest
-from django.utils import timezone
 
 from bots import selectors, services
 from games import services as games
 from games.errors import SeatError
-from games.models import Round, RoundState
+from games.models import RoundState
 from ledger.models import Transfer, TransferKind
 from ledger.selectors import balance
+from tests.support.played import run_timers
 
 pytestmark = pytest.mark.django_db
 
@@ -23,13 +21,8 @@ def full(person, bot_table):  # type: ignore[no-untyped-def]
 def _settle(round_):  # type: ignore[no-untyped-def]
     for player in round_.players.filter(user__is_bot=True):
         services.play_turn(round_.pk, player.user_id, round_.phase)
-    for _step in range(8):
-        round_.refresh_from_db()
-        if round_.state == RoundState.SETTLED:
-            return
-        Round.objects.filter(pk=round_.pk).update(deadline=timezone.now() - timedelta(seconds=1))
-        games.advance_round(round_.pk, round_.state, round_.phase)
-    raise AssertionError("the round did not settle")
+    if run_timers(round_, steps=8).state != RoundState.SETTLED:
+        raise AssertionError("the round did not settle")
 
 
 def test_bots_leave_when_the_last_person_has_left(person, full):

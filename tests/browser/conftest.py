@@ -13,7 +13,6 @@ loop, so a database test after them in the same process would fail.
 from __future__ import annotations
 
 import re
-import subprocess
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,8 +20,8 @@ from typing import Any
 
 import pytest
 
-from tests.processes import PYTHON, ROOT, collect_static, daphne, site_env
-from tests.services import CHROMIUM
+from tests.support.processes import ROOT, collect_static, daphne, manage, site_env
+from tests.support.services import CHROMIUM, CHROMIUM_ARGS
 
 SCREENSHOTS = ROOT / "test-artifacts" / "screenshots"
 AXE = Path(__file__).parent / "vendor" / "axe.min.js"
@@ -35,14 +34,6 @@ SIZES = [
     {"width": 390, "height": 844},
     {"width": 768, "height": 1024},
     {"width": 1366, "height": 768},
-]
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
 ]
 
 CSP_REPORTER = """
@@ -65,14 +56,7 @@ class Site:
     env: dict[str, str]
 
     def manage(self, *args: str) -> str:
-        done = subprocess.run(
-            [PYTHON, "manage.py", *args],
-            cwd=ROOT,
-            env=self.env,
-            capture_output=True,
-            text=True,
-            check=False,
-        )
+        done = manage(self.env, *args)
         assert done.returncode == 0, done.stderr[-3000:]
         return done.stdout
 

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from tests.browser.conftest import CREATE_USERS, PASSWORD, SIZES, axe_violations
-from tests.browser.scripted import open_scripted_table, send
+from tests.support.scripted import open_scripted_table, send
 
 # A stand-in for the browser's Notification (headless Chromium shows none) that records
 # what the page asks, and a tab that the test puts in the background or brings back.
@@ -42,7 +42,7 @@ def test_the_table_notifies_a_player_in_another_tab_only_once_they_turned_it_on(
     page, ws, table, _ = open_scripted_table(pages, "em", viewport, "Bàn báo")
     page.context.add_init_script(FAKE)
     page.reload()
-    from tests.browser.scripted import reopened
+    from tests.support.scripted import reopened
 
     ws = reopened(page, ws)
     switch = page.locator(".table-tools [data-notify-switch]")

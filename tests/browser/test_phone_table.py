@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from tests.browser.conftest import SIZES, axe_violations
-from tests.browser.scripted import MINE, STAKE, open_scripted_table, reopened, send
 from tests.browser.test_table_layout import IDS
+from tests.support.scripted import MINE, STAKE, open_scripted_table, reopened, send
 
 # MINE laid out so that chi 2 (two pairs) beats chi 1 (high card): binh lủng.
 FOUL = [
@@ -610,7 +610,7 @@ def test_the_lobby_and_the_table_do_not_move_while_they_load_on_a_slow_phone(pag
 def test_a_wait_for_bots_is_counted_down_where_the_player_sits(pages, shoot, viewport) -> None:  # type: ignore[no-untyped-def]
     # Issue 25 item 10: wherever a wait remains, a countdown is visible (here: alone at a
     # table that lets bots in, until they take the free seats).
-    from tests.browser.scripted import iso
+    from tests.support.scripted import iso
 
     size = size_name(viewport)
     page, ws, table, _ = open_scripted_table(pages, "em", viewport, f"Bàn chờ máy {size}")

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from tests.browser.conftest import DESKTOP, SIZES, Site, axe_violations
-from tests.processes import collect_static, daphne, site_env
+from tests.support.processes import collect_static, daphne, site_env
 
 pytestmark = pytest.mark.browser
 

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from tests.browser.conftest import SIZES, axe_violations
-from tests.browser.scripted import BOT_NAMES, MINE, open_scripted_table, send
+from tests.support.scripted import BOT_NAMES, MINE, open_scripted_table, send
 
 IDS = [f"{s['width']}x{s['height']}" for s in SIZES]
 

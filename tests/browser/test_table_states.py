@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from tests.browser.conftest import CREATE_USERS, DESKTOP, PASSWORD, PHONE, SIZES, axe_violations
-from tests.browser.scripted import MINE, open_scripted_table, send
 from tests.browser.test_table_layout import IDS
+from tests.support.scripted import MINE, open_scripted_table, send
 
 GONE = 555_555  # a player who sat at seat 0 last round and has left since
 

@@ -12,10 +12,10 @@ from django.utils import timezone
 from accounts import services as account_services
 from moderation import services as moderation
 from social import services as social
-from tests.games.live import LIVE_MARKS, live_stack, with_server_passwords
-from tests.wsclient import Player, login, run_async
+from tests.support.live import MARKS, live_stack, servers_can_log_in
+from tests.support.wsclient import Player, login, run_async
 
-pytestmark = LIVE_MARKS
+pytestmark = MARKS
 
 
 @pytest.fixture
@@ -32,7 +32,7 @@ def one_server(tmp_path):  # type: ignore[no-untyped-def]
 
 @pytest.fixture
 def players(players, password):  # type: ignore[no-untyped-def]
-    return with_server_passwords(players, password)
+    return servers_can_log_in(players, password)
 
 
 async def _connect(stack: Any, users: list[Any], password: str, table_id: int) -> list[Player]:

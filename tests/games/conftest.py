@@ -7,10 +7,11 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from django.db import connections
 
-from games import consumers, services
+from games import consumers
 from games.models import Table
-from games.services import common as services_common
 from games.services import duplicate
+from tests.support.deals import seeded_deals
+from tests.support.played import quick_table
 
 
 @pytest.fixture
@@ -21,20 +22,13 @@ def players(make_user):  # type: ignore[no-untyped-def]
 
 @pytest.fixture
 def table(players) -> Table:  # type: ignore[no-untyped-def]
-    return services.create_table(
-        players[0],
-        name="Bàn thử",
-        stake=10,
-        rules_overrides={"arrange_seconds": 30, "reveal_seconds": 2, "start_seconds": 5},
-    )
+    return quick_table(players[0], name="Bàn thử")
 
 
 @pytest.fixture(autouse=True)
 def reproducible_deals(monkeypatch: pytest.MonkeyPatch) -> None:
     """In-process deals come from seeded seeds, so a test sees the same cards every run."""
-    rng = random.Random(20261129)
-    monkeypatch.setattr(services_common, "new_server_seed", lambda: f"{rng.getrandbits(256):064x}")
-    monkeypatch.setattr(services_common, "new_client_seed", lambda: f"{rng.getrandbits(64):016x}")
+    seeded_deals(monkeypatch)
 
 
 @pytest.fixture
@@ -53,7 +47,7 @@ def own_socket_threads(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
         pool.shutdown()
 
 
-# --- Duplicate deals (tests/games/duplicates.py plays them) ---------------------------
+# --- Duplicate deals (tests/support/duplicates.py plays them) ---------------------------
 
 
 @pytest.fixture

@@ -9,13 +9,13 @@ from typing import Any
 
 import pytest
 from django.conf import settings
-from django.utils import timezone
 
 from games import services
 from games.errors import RoundError, SeatError
 from games.models import Round, RoundEvent, RoundState, Table
 from games.selectors import table_snapshot
 from games.services import private
+from tests.support.played import run_timers
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -26,13 +26,7 @@ def _play_round(players, table) -> Round:  # type: ignore[no-untyped-def]
     for rp in round_.players.select_related("user"):
         c = rp.cards
         services.submit_arrangement(rp.user, round_.pk, [c[:5], c[5:10], c[10:]])
-    for _step in range(6):
-        round_.refresh_from_db()
-        if round_.state == RoundState.SETTLED:
-            break
-        Round.objects.filter(pk=round_.pk).update(deadline=timezone.now() - timedelta(seconds=1))
-        services.advance_round(round_.pk, round_.state, round_.phase)
-    round_.refresh_from_db()
+    round_ = run_timers(round_)
     assert round_.state == RoundState.SETTLED
     return round_
 
@@ -143,7 +137,7 @@ def test_ready_and_wait_over_the_socket_are_answered_and_refused_in_words(player
     from channels.testing import WebsocketCommunicator
 
     from games.consumers import TableConsumer
-    from tests.wsclient import run_async
+    from tests.support.wsclient import run_async
 
     for p in players[:2]:
         services.sit(p, table.pk)

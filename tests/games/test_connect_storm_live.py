@@ -15,17 +15,15 @@ import contextlib
 from pathlib import Path
 from typing import Any
 
-from django.conf import settings
-from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
-from django.contrib.sessions.backends.db import SessionStore
 from django.test import override_settings
 
 from games import services
 from games.models import Seat
-from tests.games import live
-from tests.processes import daphne, site_env
-from tests.services import TEST_REDIS_URL
-from tests.wsclient import Player, run_async
+from tests.support import live
+from tests.support.processes import daphne, site_env
+from tests.support.services import TEST_REDIS_URL
+from tests.support.sessions import session_key
+from tests.support.wsclient import Player, run_async
 
 pytestmark = live.MARKS
 
@@ -37,12 +35,7 @@ def _session(user: Any, secret_key: str) -> str:
     """A session logged in as the server would make it (its secret key signs the session
     and the password hash), made directly: no 200 logins."""
     with override_settings(SECRET_KEY=secret_key):
-        session = SessionStore()
-        session[SESSION_KEY] = str(user.pk)
-        session[BACKEND_SESSION_KEY] = settings.AUTHENTICATION_BACKENDS[-1]
-        session[HASH_SESSION_KEY] = user.get_session_auth_hash()
-        session.create()
-    return str(session.session_key)
+        return session_key(user)
 
 
 def test_two_hundred_sockets_opening_within_4_s_while_players_sit_all_get_in(

@@ -27,7 +27,7 @@ from games.consumers import (
     TableConsumer,
     parse_message,
 )
-from tests.wsclient import run_async
+from tests.support.wsclient import run_async
 
 # Sockets' database work on threads of each test's (tests/games/conftest.py).
 pytestmark = pytest.mark.usefixtures("own_socket_threads")

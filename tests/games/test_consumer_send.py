@@ -6,7 +6,7 @@ from autobahn.exception import Disconnected
 
 from games import events
 from games.consumers import TableConsumer
-from tests.wsclient import run_async
+from tests.support.wsclient import run_async
 
 
 def test_an_event_for_a_socket_the_browser_just_closed_is_dropped_not_raised():

@@ -14,7 +14,7 @@ from games.rules import format_cards, parse_cards
 from games.rules.arrange import suggest
 from games.selectors import summary_payload, table_snapshot
 from ledger import selectors as ledger_selectors
-from tests.games.arranging import naive_arrangement
+from tests.support.arranging import naive_arrangement
 
 pytestmark = pytest.mark.django_db
 

@@ -22,9 +22,9 @@ from games.selectors.duplicate import (
     schedule_totals,
 )
 from games.services import duplicate
-from tests.games.arranging import naive_arrangement
-from tests.games.duplicates import Arrange, as_dealt, duplicate_table, play
-from tests.games.played import run_timers
+from tests.support.arranging import naive_arrangement
+from tests.support.duplicates import Arrange, as_dealt, duplicate_table, play
+from tests.support.played import quick_table, run_timers
 
 pytestmark = pytest.mark.django_db
 
@@ -150,12 +150,7 @@ def test_assign_board_makes_the_next_deal_that_board(people, schedule):
 
 
 def test_assign_board_binds_an_ordinary_table(people, schedule):
-    table = services.create_table(
-        people[0],
-        name="Thường",
-        stake=10,
-        rules_overrides={"arrange_seconds": 30, "reveal_seconds": 2, "start_seconds": 5},
-    )
+    table = quick_table(people[0], name="Thường")
     duplicate.assign_board(table.pk, schedule.pk, 2)
     round_ = play(table, people[0:2])
     assert round_.board is not None and round_.board.number == 2

@@ -17,8 +17,8 @@ from games.errors import GameError
 from games.models import BoardSeen, DuplicateBoard, DuplicateSchedule, Round, Table
 from games.selectors import LIVE_STATES
 from games.services import duplicate
-from tests.games.duplicates import duplicate_table, play
-from tests.races import race
+from tests.support.duplicates import duplicate_table, play
+from tests.support.races import race
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 

@@ -15,10 +15,10 @@ from games import events, services
 from games.models import Round, RoundState, Table
 from games.selectors import board_audience, is_staff, reveal_payload, table_snapshot
 from games.services import duplicate
-from tests.games.arranging import naive_arrangement
-from tests.games.duplicates import duplicate_table, play
-from tests.games.played import run_timers
-from tests.wsclient import card_strings
+from tests.support.arranging import naive_arrangement
+from tests.support.duplicates import duplicate_table, play
+from tests.support.played import run_timers
+from tests.support.wsclient import card_strings
 
 pytestmark = pytest.mark.django_db
 

@@ -10,12 +10,12 @@ import pytest
 
 from games import services
 from games.models import Round
-from tests.games.arranging import naive_arrangement
-from tests.games.duplicates import duplicate_table, play
-from tests.games.live import LIVE_MARKS, live_stack, servers_can_log_in
-from tests.wsclient import Player, card_strings, login, run_async
+from tests.support.arranging import naive_arrangement
+from tests.support.duplicates import duplicate_table, play
+from tests.support.live import MARKS, live_stack, servers_can_log_in
+from tests.support.wsclient import Player, card_strings, login, run_async
 
-pytestmark = LIVE_MARKS
+pytestmark = MARKS
 
 
 @pytest.fixture

@@ -14,7 +14,7 @@ from accounts import services as account_services
 from games import services
 from games.models import DuplicateSchedule, Round, Table
 from games.services import duplicate
-from tests.games.duplicates import as_dealt, duplicate_table, play
+from tests.support.duplicates import as_dealt, duplicate_table, play
 
 pytestmark = pytest.mark.django_db
 

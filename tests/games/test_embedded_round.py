@@ -7,9 +7,9 @@ import subprocess
 
 import pytest
 
-from tests.games.arranging import naive_arrangement
-from tests.processes import PYTHON, ROOT, daphne, site_env
-from tests.wsclient import Player, login, run_async
+from tests.support.arranging import naive_arrangement
+from tests.support.processes import PYTHON, ROOT, daphne, manage, site_env
+from tests.support.wsclient import Player, login, run_async
 
 pytestmark = pytest.mark.slow
 
@@ -60,7 +60,5 @@ def test_two_demo_players_play_a_round_on_the_embedded_default(tmp_path):
 
         settled = run_async(play())
     assert sum(row["xu"] for row in settled["players"]) == 0
-    check = subprocess.run(
-        [PYTHON, "manage.py", "ledger_check"], cwd=ROOT, env=env, capture_output=True, text=True
-    )
+    check = manage(env, "ledger_check")
     assert check.returncode == 0, check.stdout + check.stderr

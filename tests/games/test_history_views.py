@@ -14,8 +14,8 @@ from games.models import Round, RoundState
 from games.rules import Category
 from games.rules.instant import INSTANT_NAMES
 from games.rules.presets import BONUS_NAMES
-from tests.games.played import play_to_the_end as _play_to_the_end
-from tests.games.played import run_timers
+from tests.support.played import play_to_the_end as _play_to_the_end
+from tests.support.played import run_timers
 
 pytestmark = pytest.mark.django_db
 

@@ -13,16 +13,12 @@ from games import services
 from games.models import Round, RoundState
 from games.selectors import settle_round_result
 from ledger import selectors as ledger_selectors
-from tests.games.arranging import naive_arrangement
-from tests.games.live import TABLE_TALK, live_stack, servers_can_log_in
-from tests.wsclient import Player, card_strings, login, run_async
+from tests.support import live
+from tests.support.arranging import naive_arrangement
+from tests.support.live import TABLE_TALK, live_stack, servers_can_log_in
+from tests.support.wsclient import Player, card_strings, login, run_async
 
-pytestmark = [
-    pytest.mark.postgres,
-    pytest.mark.redis,
-    pytest.mark.slow,
-    pytest.mark.django_db(transaction=True),
-]
+pytestmark = live.MARKS
 
 
 @pytest.fixture

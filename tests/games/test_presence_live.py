@@ -18,17 +18,12 @@ from typing import Any
 import pytest
 
 from games import services
-from tests.games import live
-from tests.processes import celery_worker, daphne_process, free_port, site_env, stop
-from tests.services import TEST_REDIS_URL
-from tests.wsclient import Player, login, run_async
+from tests.support import live
+from tests.support.processes import celery_worker, daphne_process, free_port, site_env, stop
+from tests.support.services import TEST_REDIS_URL
+from tests.support.wsclient import Player, login, run_async
 
-pytestmark = [
-    pytest.mark.postgres,
-    pytest.mark.redis,
-    pytest.mark.slow,
-    pytest.mark.django_db(transaction=True),
-]
+pytestmark = live.MARKS
 
 TIMEOUT = 5
 SWEEP = 2  # the beat's games.sweep period

@@ -18,7 +18,7 @@ from games.consumers import CLOSE_FORBIDDEN, TableConsumer
 from games.models import Table
 from games.services import private
 from tests.moderation.conftest import _staff
-from tests.wsclient import run_async
+from tests.support.wsclient import run_async
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -16,12 +16,12 @@ from games.consumers import CLOSE_FORBIDDEN
 from games.models import Table
 from games.services import private
 from social import services as social
-from tests.games.live import LIVE_MARKS, live_stack, with_server_passwords
-from tests.processes import RUN_PREFIX
-from tests.services import TEST_REDIS_URL
-from tests.wsclient import Player, SocketClosed, login, run_async
+from tests.support.live import MARKS, live_stack, servers_can_log_in
+from tests.support.processes import RUN_PREFIX
+from tests.support.services import TEST_REDIS_URL
+from tests.support.wsclient import Player, SocketClosed, login, run_async
 
-pytestmark = LIVE_MARKS
+pytestmark = MARKS
 
 
 @pytest.fixture
@@ -39,7 +39,7 @@ def server(tmp_path, settings):  # type: ignore[no-untyped-def]
 
 @pytest.fixture
 def players(players, password):  # type: ignore[no-untyped-def]
-    return with_server_passwords(players, password)
+    return servers_can_log_in(players, password)
 
 
 @pytest.fixture

@@ -5,7 +5,6 @@ chips and the tournament could never finish)."""
 
 from __future__ import annotations
 
-import uuid
 from datetime import timedelta
 from typing import Any
 
@@ -19,7 +18,7 @@ from games import services as games
 from games.errors import GameError
 from games.models import Seat, SeatHold, Table, TableInvite
 from games.services import private
-from tournaments.arena import services as arena
+from tests.support.arenas import start_arena
 from tournaments.models import Tournament
 from tournaments.sitandgo import services
 
@@ -129,12 +128,7 @@ def test_the_tournament_table_page_shows_no_host_tools_and_its_snapshot_no_host(
 
 @override_settings(ARENA_PAIR_WAIT_SECONDS=0)
 def test_an_arena_table_refuses_the_host_tools_too(players) -> None:
-    t = arena.create_arena(players[0], name="Đấu trường", minutes=5, buy_in=0)
-    for user in players[1:]:
-        arena.join(user, t.pk)
-    for user in players:
-        arena.socket_opened(user, t.pk, uuid.uuid4())
-    arena.start_now(players[0], t.pk)
+    t = start_arena(players, name="Đấu trường", minutes=5, buy_in=0)
     table = t.tables.first().table  # type: ignore[union-attr]
     seated = list(Seat.objects.filter(table=table).values_list("user_id", flat=True))
     with pytest.raises(GameError) as refused:

@@ -5,8 +5,9 @@ from django.core.management import call_command
 from django.utils import timezone
 
 from games import services
-from games.models import Round, RoundState
+from games.models import RoundState
 from ledger import selectors as ledger_selectors
+from tests.support.played import run_timers
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -17,12 +18,8 @@ def _arrange(cards):
 
 def _finish(round_):
     later = timezone.now() + timedelta(minutes=5)
-    for _step in range(6):
-        round_.refresh_from_db()
-        if round_.state == RoundState.SETTLED:
-            return
-        Round.objects.filter(pk=round_.pk).update(deadline=timezone.now() - timedelta(seconds=5))
-        services.advance_round(round_.pk, round_.state, round_.phase)
+    if run_timers(round_).state == RoundState.SETTLED:
+        return
     assert later
 
 

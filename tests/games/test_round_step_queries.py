@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from games import services
 from games.models import Connection, Round, RoundState, Seat, Table
-from tests.games.arranging import naive_arrangement
+from tests.support.arranging import naive_arrangement
 
 pytestmark = [pytest.mark.django_db, pytest.mark.postgres]
 

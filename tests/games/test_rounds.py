@@ -13,7 +13,7 @@ from games.rules.fair import FairnessError
 from games.selectors import table_snapshot, verify_round
 from ledger import selectors as ledger_selectors
 from ledger.models import Transfer
-from tests.games.arranging import naive_arrangement
+from tests.support.arranging import naive_arrangement
 
 pytestmark = pytest.mark.django_db
 

@@ -13,13 +13,12 @@ from games import services
 from games.models import Round, RoundState
 from games.selectors import settle_round_result
 from ledger import selectors as ledger_selectors
-from tests import netns
-from tests.games import live
-from tests.games.arranging import naive_arrangement
-from tests.games.scaleout import two_hosts
-from tests.redisserver import REDIS_SERVER
-from tests.services import CI
-from tests.wsclient import Player, login, run_async
+from tests.support import live, netns
+from tests.support.arranging import naive_arrangement
+from tests.support.redisserver import REDIS_SERVER
+from tests.support.scaleout import two_hosts
+from tests.support.services import CI
+from tests.support.wsclient import Player, login, run_async
 
 pytestmark = [
     pytest.mark.postgres,

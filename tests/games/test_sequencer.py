@@ -6,7 +6,7 @@ import asyncio
 from typing import Any
 
 from games.sequencer import InOrder
-from tests.wsclient import run_async
+from tests.support.wsclient import run_async
 
 
 def _recorder() -> tuple[list[Any], Any]:

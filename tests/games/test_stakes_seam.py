@@ -13,8 +13,7 @@ from games.errors import SeatError
 from games.models import StakesIn, Table
 from ledger import selectors as ledger_selectors
 from ledger.models import Account, Transfer
-
-from .played import run_timers
+from tests.support.played import run_timers
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

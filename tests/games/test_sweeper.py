@@ -13,7 +13,7 @@ from django.utils import timezone
 from games import services
 from games.errors import TableBusy
 from games.models import Round, RoundState
-from tests.games.stuck import table_locked_elsewhere
+from tests.support.stuck import table_locked_elsewhere
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 

@@ -15,9 +15,9 @@ from games import consumers, events, services
 from games.consumers import TableConsumer
 from games.liveness import open_sockets
 from games.models import RoundEvent, Table
-from tests.games.arranging import naive_arrangement
-from tests.services import TEST_REDIS_URL
-from tests.wsclient import run_async
+from tests.support.arranging import naive_arrangement
+from tests.support.services import TEST_REDIS_URL
+from tests.support.wsclient import run_async
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),

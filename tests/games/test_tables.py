@@ -16,6 +16,7 @@ from games.selectors import lobby_page
 from moderation import services as moderation
 from moderation.models import StaffAction
 from tests.moderation.conftest import _staff, play_round
+from tests.support.played import run_timers
 
 pytestmark = pytest.mark.django_db
 
@@ -95,12 +96,7 @@ def test_closing_a_table_mid_round_voids_nothing_and_frees_the_seats_after(
     table.refresh_from_db()
     assert not table.is_open and table.seat_set.count() == 2  # the round plays on
     Round.objects.filter(pk=round_.pk).update(deadline=timezone.now() - timedelta(seconds=1))
-    for _step in range(8):
-        round_.refresh_from_db()
-        if round_.state == RoundState.SETTLED:
-            break
-        Round.objects.filter(pk=round_.pk).update(deadline=timezone.now() - timedelta(seconds=1))
-        services.advance_round(round_.pk, round_.state, round_.phase)
+    run_timers(round_, steps=8)
     assert round_.state == RoundState.SETTLED
     with pytest.raises(GameError):
         services.start_round(players[0], table.pk)

@@ -13,10 +13,10 @@ from django.utils import timezone
 
 from games import services
 from games.models import Round, RoundState
-from tests.games import live
-from tests.processes import celery_worker, site_env
-from tests.redisserver import REDIS_SERVER, private_redis
-from tests.services import TEST_REDIS_URL
+from tests.support import live
+from tests.support.processes import celery_worker, site_env
+from tests.support.redisserver import REDIS_SERVER, private_redis
+from tests.support.services import TEST_REDIS_URL
 
 pytestmark = [
     pytest.mark.postgres,

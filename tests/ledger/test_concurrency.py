@@ -11,7 +11,7 @@ from django.db import connection
 from ledger import selectors
 from ledger.audit import run_checks
 from ledger.models import Account, Transfer
-from tests.ledger.workers import random_traffic
+from tests.support.workers import random_traffic
 
 pytestmark = [pytest.mark.postgres, pytest.mark.slow]
 

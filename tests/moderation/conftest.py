@@ -2,27 +2,24 @@
 
 from __future__ import annotations
 
-import random
-from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.contrib.auth.models import Group
-from django.utils import timezone
 
 from accounts.roles import MODERATORS
 from games import services as games
 from games.models import Round, RoundState, Table
-from games.services import common as games_common
 from ledger import services as ledger_services
-from tests.games.arranging import naive_arrangement
+from tests.support.arranging import naive_arrangement
+from tests.support.deals import seeded_deals
+from tests.support.played import quick_table, run_timers
 
 
 @pytest.fixture(autouse=True)
 def reproducible_deals(monkeypatch: pytest.MonkeyPatch) -> None:
-    rng = random.Random(20261129)
-    monkeypatch.setattr(games_common, "new_server_seed", lambda: f"{rng.getrandbits(256):064x}")
-    monkeypatch.setattr(games_common, "new_client_seed", lambda: f"{rng.getrandbits(64):016x}")
+    """In-process deals come from seeded seeds, so a test sees the same cards every run."""
+    seeded_deals(monkeypatch)
 
 
 @pytest.fixture
@@ -63,12 +60,7 @@ def other_admin(make_user: Any) -> Any:
 
 @pytest.fixture
 def table(players: list[Any]) -> Table:
-    return games.create_table(
-        players[0],
-        name="Bàn thử",
-        stake=10,
-        rules_overrides={"arrange_seconds": 30, "reveal_seconds": 2, "start_seconds": 5},
-    )
+    return quick_table(players[0], name="Bàn thử")
 
 
 def play_round(players: list[Any], table: Table, n: int = 2) -> Round:
@@ -78,15 +70,11 @@ def play_round(players: list[Any], table: Table, n: int = 2) -> Round:
     round_ = games.start_round(players[0], table.pk)
     for rp in round_.players.select_related("user"):
         games.submit_arrangement(rp.user, round_.pk, naive_arrangement(rp.cards))
-    for _step in range(8):
-        round_.refresh_from_db()
-        if round_.state == RoundState.SETTLED:
-            for p in players[:n]:
-                games.stand(p)
-            return round_
-        Round.objects.filter(pk=round_.pk).update(deadline=timezone.now() - timedelta(seconds=1))
-        games.advance_round(round_.pk, round_.state, round_.phase)
-    raise AssertionError("the round did not settle")
+    if run_timers(round_, steps=8).state != RoundState.SETTLED:
+        raise AssertionError("the round did not settle")
+    for p in players[:n]:
+        games.stand(p)
+    return round_
 
 
 @pytest.fixture

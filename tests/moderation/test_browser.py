@@ -6,13 +6,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from django.contrib.auth.hashers import make_password
 
 from ledger import selectors as ledger_selectors
 from moderation.models import Dispute, StaffAction
-from tests.games import live
 from tests.moderation.conftest import play_round
-from tests.processes import ROOT, daphne, site_env
+from tests.support import live
+from tests.support.processes import ROOT, daphne, site_env
+from tests.support.services import CHROMIUM_ARGS
 
 pytestmark = [
     pytest.mark.browser,
@@ -22,14 +22,6 @@ pytestmark = [
 ]
 
 SHOTS = ROOT / "test-artifacts" / "screenshots" / "moderation"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 
 
 @pytest.fixture
@@ -62,9 +54,7 @@ def test_a_moderator_resolves_a_dispute_end_to_end_in_chromium(
     # are still plain synchronous calls.
     monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
-    for user in [*players, moderator]:  # the server hashes with PBKDF2, not the tests' MD5
-        user.password = make_password(password, hasher="pbkdf2_sha256")
-        user.save(update_fields=["password"])
+    live.servers_can_log_in([*players, moderator], password)
     round_ = play_round(players, table)
     an = players[0]
     balance = ledger_selectors.balance(an)

@@ -16,7 +16,7 @@ from games.models import Round, RoundState, Table
 from games.signals import collusion_check_requested
 from moderation.collusion import FOUL_MIN, tournament_findings
 from moderation.models import SeatIP, UserIP
-from tests.games.arranging import naive_arrangement
+from tests.support.arranging import naive_arrangement
 
 pytestmark = [pytest.mark.django_db, pytest.mark.postgres]
 

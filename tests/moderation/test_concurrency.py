@@ -11,7 +11,7 @@ from ledger.models import Transfer
 from moderation import services
 from moderation.errors import ModerationError
 from moderation.models import StaffAction
-from tests.races import race
+from tests.support.races import race
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 

@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from games import services as games
 from games.models import Round, RoundState
-from tests.games.arranging import naive_arrangement
+from tests.support.arranging import naive_arrangement
 
 pytestmark = pytest.mark.django_db
 

@@ -17,7 +17,7 @@ from games.selectors import board_audience, table_snapshot
 from games.services import duplicate
 from moderation.models import ActionKind, StaffAction
 from tests.games.conftest import fixed_boards  # noqa: F401
-from tests.games.duplicates import duplicate_table, play
+from tests.support.duplicates import duplicate_table, play
 
 pytestmark = [pytest.mark.django_db, pytest.mark.postgres, pytest.mark.usefixtures("fixed_boards")]
 

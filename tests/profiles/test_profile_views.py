@@ -161,7 +161,7 @@ def test_a_profile_lists_a_round_of_a_secret_duplicate_board_to_its_player_only(
 ) -> None:
     """Its result would tell a visitor how good a hand was they may still be dealt."""
     from games.services import duplicate
-    from tests.games.duplicates import duplicate_table, play
+    from tests.support.duplicates import duplicate_table, play
 
     schedule = duplicate.create_schedule(name="Lặp", boards=2, created_by=four[0])
     round_ = play(duplicate_table(four[0], schedule), four[:2])

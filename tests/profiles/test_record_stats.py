@@ -8,13 +8,12 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from games import services as games
 from games.models import Round, RoundState
 from ledger import services as ledger
 from profiles import selectors, services
 from profiles.models import PeriodTotal, RoundStat, StatsCursor
-from tests.games.played import play_to_the_end
 from tests.profiles.conftest import chi_pair
+from tests.support.played import play_to_the_end, quick_table
 
 pytestmark = pytest.mark.django_db
 
@@ -78,12 +77,7 @@ def test_a_played_round_is_recorded_as_the_games_and_ledger_settled_it(
     make_user: Any,
 ) -> None:
     an, binh = make_user("an"), make_user("binh")
-    table = games.create_table(
-        an,
-        name="Bàn thử",
-        stake=10,
-        rules_overrides={"arrange_seconds": 30, "reveal_seconds": 2, "start_seconds": 5},
-    )
+    table = quick_table(an, name="Bàn thử")
     round_ = play_to_the_end([an, binh], table)
     assert round_.state == RoundState.SETTLED
     services.record_settled_rounds()

@@ -15,8 +15,8 @@ from games.models import Round, RoundPlayer, RoundState
 from games.selectors import summary_payload
 from ratings import services as ratings
 from ratings.models import Rating, RatingChange
-from tests.games.arranging import naive_arrangement
-from tests.games.played import run_timers
+from tests.support.arranging import naive_arrangement
+from tests.support.played import run_timers
 
 pytestmark = pytest.mark.django_db
 

@@ -17,9 +17,9 @@ from profiles import selectors as profiles
 from ratings import selectors
 from ratings import services as ratings
 from ratings.models import Rating
-from tests.games.arranging import naive_arrangement
-from tests.games.played import run_timers
 from tests.profiles.conftest import make_bot
+from tests.support.arranging import naive_arrangement
+from tests.support.played import run_timers
 
 pytestmark = pytest.mark.django_db
 

@@ -8,7 +8,7 @@ import pytest
 import redis
 
 from maubinh_site.channel_layer import RedisPubSubChannelLayer
-from tests.services import TEST_REDIS_URL
+from tests.support.services import TEST_REDIS_URL
 
 pytestmark = pytest.mark.redis
 

@@ -2,7 +2,8 @@
 sit-and-go and a 2-minute arena play through the faults too: docs/deploy.md).
 
 It takes about three and a half minutes (two and a half of play), so it runs under CI=true
-(or CHAOS=1) only; ``benchmarks/chaos.py --minutes 30`` is the long run (docs/deploy.md).
+(or CHAOS=1) only; ``python -m benchmarks.chaos --minutes 30`` is the long run
+(docs/deploy.md).
 
 The schedule: the eight faults in 105 s, one every 13 s or so (with seed 1 each is
 followed by 10.5-15.3 s of quiet, longer than ``--stall-limit``'s 10 s, so a table that a
@@ -19,8 +20,8 @@ import subprocess
 
 import pytest
 
-from tests.processes import PYTHON, ROOT
-from tests.services import CI, TEST_DATABASE_URL
+from tests.support.processes import PYTHON, ROOT
+from tests.support.services import CI, TEST_DATABASE_URL
 
 pytestmark = [
     pytest.mark.postgres,
@@ -44,7 +45,7 @@ SHORT_RUN = [
 def test_a_short_chaos_run_keeps_every_invariant():
     assert shutil.which("redis-server"), "the chaos run starts its own redis-server"
     done = subprocess.run(
-        [PYTHON, "benchmarks/chaos.py", *SHORT_RUN, "--database-url", TEST_DATABASE_URL],
+        [PYTHON, "-m", "benchmarks.chaos", *SHORT_RUN, "--database-url", TEST_DATABASE_URL],
         cwd=ROOT,
         capture_output=True,
         text=True,

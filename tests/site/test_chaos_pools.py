@@ -1,6 +1,6 @@
 """The chaos harness's check that no tournament that is over keeps xu in its pool
-(``benchmarks.chaos.ended_pools_holding_xu``), run on the test database: it passes on
-what the services leave behind and flags a pool left holding xu."""
+(``benchmarks.chaos.tournament_checks.ended_pools_holding_xu``), run on the test database: it
+passes on what the services leave behind and flags a pool left holding xu."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from django.db import connection
 
-from benchmarks.chaos import ended_pools_holding_xu
+from benchmarks.chaos.tournament_checks import ended_pools_holding_xu
 from ledger import services as ledger
 from tournaments.models import State, Tournament
 from tournaments.sitandgo import services

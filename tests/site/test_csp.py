@@ -7,7 +7,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from tests.processes import ROOT
+from tests.support.processes import ROOT
 
 INLINE = re.compile(r"<script(?![^>]*\bsrc=)[^>]*>|\son[a-z]+=\"|javascript:", re.IGNORECASE)
 

@@ -6,7 +6,7 @@ import configparser
 
 import pytest
 
-from tests.processes import ROOT
+from tests.support.processes import ROOT
 
 UNITS = sorted((ROOT / "deploy" / "systemd").glob("*.service"))
 

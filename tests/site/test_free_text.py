@@ -18,6 +18,7 @@ from ledger.errors import LedgerError
 from moderation import services as moderation
 from moderation.errors import ModerationError
 from tests.moderation.conftest import _staff, play_round
+from tests.support.played import quick_table
 from tournaments.arena import services as arena
 from tournaments.errors import TournamentError
 from tournaments.sitandgo import services as tournaments
@@ -86,12 +87,7 @@ def test_disputes_reports_and_staff_reasons_are_cleaned_and_keep_their_paragraph
     make_user: Any, players: list[Any]
 ) -> None:
     moderator = _staff(make_user, "mod", moderator=True)
-    table = games.create_table(
-        players[0],
-        name="Bàn",
-        stake=10,
-        rules_overrides={"arrange_seconds": 30, "reveal_seconds": 2, "start_seconds": 5},
-    )
+    table = quick_table(players[0], name="Bàn")
     round_ = play_round(players, table)
     case = moderation.file_dispute(
         players[0], round_.pk, category="other", text="Chi 2\u202e sai\u200b.\r\n\r\n\r\nXem lại."

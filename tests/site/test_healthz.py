@@ -5,8 +5,8 @@ import urllib.request
 import pytest
 from django.urls import reverse
 
-from tests.processes import daphne, site_env
-from tests.services import TEST_DATABASE_URL, TEST_REDIS_URL
+from tests.support.processes import daphne, site_env
+from tests.support.services import TEST_DATABASE_URL, TEST_REDIS_URL
 
 
 @pytest.mark.django_db

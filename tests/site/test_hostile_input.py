@@ -25,6 +25,7 @@ from django.urls import URLPattern, URLResolver, get_resolver
 from ledger.models import Account, Transfer
 from moderation import services as moderation
 from tests.moderation.conftest import _staff, play_round
+from tests.support.played import quick_table
 
 pytestmark = [pytest.mark.django_db, pytest.mark.postgres]
 
@@ -111,12 +112,7 @@ def world(make_user: Any) -> dict[str, Any]:
     players = [make_user(name) for name in ("an", "binh", "chi")]
     moderator = _staff(make_user, "mod", moderator=True)
     admin = _staff(make_user, "admin", admin=True)
-    table = games.create_table(
-        players[0],
-        name="Bàn",
-        stake=10,
-        rules_overrides={"arrange_seconds": 30, "reveal_seconds": 2, "start_seconds": 5},
-    )
+    table = quick_table(players[0], name="Bàn")
     round_ = play_round(players, table)
     case = moderation.file_dispute(players[0], round_.pk, category="other", text="?")
     moderation.claim(moderator, case.pk)

@@ -2,7 +2,7 @@ import subprocess
 
 import pytest
 
-from tests.processes import PYTHON, ROOT, site_env
+from tests.support.processes import PYTHON, ROOT, site_env
 
 LOAD_SETTINGS = "import maubinh_site.settings"
 

@@ -6,8 +6,8 @@ import pytest
 import redis
 from celery import Celery
 
-from tests.processes import PYTHON, ROOT, RUN_PREFIX, celery_worker, site_env
-from tests.services import TEST_DATABASE_URL, TEST_REDIS_URL
+from tests.support.processes import PYTHON, ROOT, RUN_PREFIX, celery_worker, site_env
+from tests.support.services import TEST_DATABASE_URL, TEST_REDIS_URL
 
 
 def _wait(check, timeout: float = 15.0):  # type: ignore[no-untyped-def]

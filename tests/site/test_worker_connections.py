@@ -5,19 +5,13 @@ from __future__ import annotations
 import time
 
 import psycopg
-import pytest
 from celery import Celery
 
-from tests.games import live
-from tests.processes import celery_worker, site_env
-from tests.services import TEST_REDIS_URL
+from tests.support import live
+from tests.support.processes import celery_worker, site_env
+from tests.support.services import TEST_REDIS_URL
 
-pytestmark = [
-    pytest.mark.postgres,
-    pytest.mark.redis,
-    pytest.mark.slow,
-    pytest.mark.django_db(transaction=True),
-]
+pytestmark = live.MARKS
 
 
 def _sessions_opened(url: str) -> int:

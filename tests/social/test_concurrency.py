@@ -10,7 +10,7 @@ import pytest
 from social import services
 from social.errors import SocialError
 from social.models import FriendRequest, Friendship
-from tests.races import race
+from tests.support.races import race
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 

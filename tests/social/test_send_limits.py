@@ -16,7 +16,7 @@ from notices.models import NotificationKind
 from social import selectors, services
 from social.errors import SocialError
 from social.models import FriendRequest, Sent
-from tests.races import race
+from tests.support.races import race
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db]
 

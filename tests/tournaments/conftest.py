@@ -12,13 +12,20 @@ from games.models import Round, RoundState
 
 # Seeded deals: a test sees the same cards every run (autouse, shared with the games tests).
 from tests.games.conftest import reproducible_deals  # noqa: F401
-from tests.games.played import run_timers
+from tests.support.played import run_timers
 
 
 @pytest.fixture
 def players(make_user: Any) -> list[Any]:
     """Four people, each with the sign-up grant (10,000 xu)."""
     return [make_user(name) for name in ("an", "binh", "chi", "dung")]
+
+
+@pytest.fixture
+def no_pair_wait() -> Any:
+    """Two or three waiting are seated at once (the short wait is tested on its own)."""
+    with override_settings(ARENA_PAIR_WAIT_SECONDS=0):
+        yield
 
 
 @pytest.fixture

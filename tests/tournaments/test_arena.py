@@ -4,7 +4,6 @@ comparison with the fire, the live standings, the end with prizes from the pool.
 
 from __future__ import annotations
 
-import uuid
 from datetime import timedelta
 from typing import Any
 
@@ -21,6 +20,7 @@ from ledger import selectors as ledger_selectors
 from ledger.audit import run_checks
 from tests.games.conftest import fixed_boards  # noqa: F401
 from tests.moderation.conftest import _staff
+from tests.support.arenas import present, seated_tables
 from tournaments import selectors
 from tournaments.arena import rules as arena_rules
 from tournaments.arena import services as arena
@@ -36,21 +36,8 @@ pytestmark = [
 
 
 @pytest.fixture
-def no_pair_wait() -> Any:
-    """Two or three waiting are seated at once (the short wait is tested on its own)."""
-    with override_settings(ARENA_PAIR_WAIT_SECONDS=0):
-        yield
-
-
-@pytest.fixture
 def six(make_user: Any) -> list[Any]:
     return [make_user(name) for name in ("an", "binh", "chi", "dung", "em", "giang")]
-
-
-def present(t: Tournament, *users: Any) -> None:
-    """Each user has the arena page open (an arena socket)."""
-    for user in users:
-        assert arena.socket_opened(user, t.pk, uuid.uuid4())
 
 
 def running_arena(users: list[Any], buy_in: int = 100, minutes: int = 3) -> Tournament:
@@ -61,16 +48,6 @@ def running_arena(users: list[Any], buy_in: int = 100, minutes: int = 3) -> Tour
     arena.start_now(users[0], t.pk)
     t.refresh_from_db()
     return t
-
-
-def seated_tables(t: Tournament) -> dict[int, set[int]]:
-    """The arena's open tables and who sits at each."""
-    out: dict[int, set[int]] = {}
-    for link in t.tables.filter(broken_at__isnull=True):
-        out[link.table_id] = set(
-            Seat.objects.filter(table_id=link.table_id).values_list("user_id", flat=True)
-        )
-    return out
 
 
 def play_boards(t: Tournament) -> list[Round]:
@@ -429,7 +406,7 @@ def test_when_time_is_up_boards_in_play_finish_then_the_pool_pays_the_prize_tabl
     assert t.state == State.RUNNING
     assert not Seat.objects.filter(table_id=tables[1]).exists()  # never dealt: closed
     assert arena.pair(t.pk) == 0  # no new board after the time
-    from tests.games.played import run_timers
+    from tests.support.played import run_timers
 
     run_timers(live)
     assert arena.finish_table(t.pk, tables[0])

@@ -4,25 +4,24 @@ comparison; staff who open one before its reveal are never seated on it."""
 
 from __future__ import annotations
 
-import uuid
 from io import StringIO
 from typing import Any
 
 import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
-from django.test import override_settings
 from django.urls import reverse
 
 from games import services as games_services
 from games.errors import GameError
-from games.models import BoardSeen, Round, RoundPlayer, Seat, Table
+from games.models import BoardSeen, Round, RoundPlayer, Table
 from games.rules import card_name_vi, parse_card
 from games.services import duplicate as games_duplicate
 from moderation.models import ActionKind, StaffAction
 from tests.games.conftest import fixed_boards  # noqa: F401
-from tests.games.duplicates import play
 from tests.moderation.conftest import _staff
+from tests.support.arenas import present, seated_tables
+from tests.support.duplicates import play
 from tournaments.arena import services as arena
 from tournaments.models import ArenaResult, Entry, Tournament
 
@@ -33,26 +32,6 @@ pytestmark = [
     pytest.mark.postgres,
     pytest.mark.usefixtures("fixed_boards", "no_pair_wait"),
 ]
-
-
-@pytest.fixture
-def no_pair_wait() -> Any:
-    with override_settings(ARENA_PAIR_WAIT_SECONDS=0):
-        yield
-
-
-def present(t: Tournament, *users: Any) -> None:
-    for user in users:
-        assert arena.socket_opened(user, t.pk, uuid.uuid4())
-
-
-def seated_tables(t: Tournament) -> dict[int, set[int]]:
-    out: dict[int, set[int]] = {}
-    for link in t.tables.filter(broken_at__isnull=True):
-        out[link.table_id] = set(
-            Seat.objects.filter(table_id=link.table_id).values_list("user_id", flat=True)
-        )
-    return out
 
 
 def _table_of(t: Tournament, user: Any) -> int:

@@ -5,7 +5,6 @@ the entrants see that they are under review, then the outcome (issue 24)."""
 
 from __future__ import annotations
 
-import uuid
 from datetime import timedelta
 from typing import Any
 
@@ -21,9 +20,10 @@ from ledger.audit import run_checks
 from ledger.models import Account, PoolClosure, PoolOutcome, PrizeHold, Transfer
 from moderation.models import ActionKind, StaffAction, UserIP
 from notices.models import Notification, NotificationKind
-from tests.games.arranging import naive_arrangement
-from tests.games.played import run_timers
 from tests.moderation.conftest import _staff
+from tests.support.arenas import start_arena
+from tests.support.arranging import naive_arrangement
+from tests.support.played import run_timers
 from tournaments.arena import services as arena
 from tournaments.models import EntryState, State, Tournament
 from tournaments.sitandgo import services
@@ -203,12 +203,7 @@ def test_an_arenas_prizes_go_through_the_same_check(players):
 def test_a_tournament_without_signals_pays_at_once(players):
     for user in players:  # everyone on this machine's own address: it proves nothing
         UserIP.objects.update_or_create(user=user, defaults={"ip": "127.0.0.1"})
-    t = arena.create_arena(players[0], name="Sạch", minutes=3, buy_in=500)
-    for user in players[1:]:
-        arena.join(user, t.pk)
-    for user in players:
-        arena.socket_opened(user, t.pk, uuid.uuid4())
-    arena.start_now(players[0], t.pk)
+    t = start_arena(players, name="Sạch", minutes=3, buy_in=500)
     Tournament.objects.filter(pk=t.pk).update(ends_at=timezone.now() - timedelta(seconds=1))
     arena.end(t.pk)
     assert not PrizeHold.objects.exists()

@@ -4,7 +4,6 @@ refunded through the ledger, so no pool sticks and no entrant stays locked out."
 
 from __future__ import annotations
 
-import uuid
 from datetime import timedelta
 from typing import Any
 
@@ -20,6 +19,7 @@ from ledger import selectors as ledger_selectors
 from ledger import services as ledger
 from ledger.audit import run_checks
 from ledger.models import PoolClosure, PoolOutcome
+from tests.support.arenas import start_arena
 from tournaments import watchdog
 from tournaments.arena import services as arena
 from tournaments.models import Entry, EntryState, State, Tournament
@@ -153,12 +153,7 @@ def test_a_running_arena_with_no_end_time_is_voided_and_refunded(players):
 
 @override_settings(ARENA_PAIR_WAIT_SECONDS=0)
 def test_an_arena_past_its_end_with_a_stuck_board_voids_it_then_finishes_and_pays(players):
-    t = arena.create_arena(players[0], name="Hết giờ", minutes=5, buy_in=300)
-    for user in players[1:]:
-        arena.join(user, t.pk)
-    for user in players:
-        arena.socket_opened(user, t.pk, uuid.uuid4())
-    arena.start_now(players[0], t.pk)
+    t = start_arena(players, name="Hết giờ", minutes=5, buy_in=300)
     table_id = open_tables(t)[0]
     stuck = _deal(table_id)
     past = timezone.now() - timedelta(minutes=11)

@@ -41,9 +41,6 @@ from games.selectors import active_round, latest_round
 from games.selectors import duplicate as games_duplicate
 from games.services import duplicate as games_duplicate_services
 from ledger import selectors as ledger_selectors
-from ledger import services as ledger
-from ledger.errors import InsufficientFunds
-from ledger.formats import Xu
 from tournaments import events
 from tournaments.arena import rules, selectors
 from tournaments.errors import TournamentError
@@ -65,6 +62,8 @@ from tournaments.services import (
     checked_terms,
     ensure_free_to_enter,
     lock,
+    lock_open_tables,
+    pay_buy_in,
     pay_or_hold,
     schedule,
 )
@@ -196,16 +195,7 @@ def join(user: User, tournament_id: Any) -> Entry:
     else:
         entry.state = EntryState.REGISTERED
     entry.save()
-    if tournament.buy_in:
-        try:
-            ledger.buy_in(tournament.pk, user, tournament.buy_in, entry=entry.registrations)
-        except InsufficientFunds:
-            raise TournamentError(
-                _("The buy-in is %(buy_in)s xu; you have %(balance)s xu."),
-                code="balance_too_low",
-                buy_in=Xu(tournament.buy_in),
-                balance=Xu(ledger_selectors.balance(user)),
-            ) from None
+    pay_buy_in(tournament, user, entry)
     if tournament.state == State.RUNNING:
         _enqueue_pair(tournament.pk)
     bump(tournament, progress=True)
@@ -562,13 +552,8 @@ def release_table(
 def end(tournament_id: int, *, skip_locked: bool = False) -> bool:
     """The end timer: the time is up. Tables not playing a round close (their players do
     not get a board any more); once no round is in play the arena finishes. Idempotent."""
-    table_ids = list(
-        TournamentTable.objects.filter(tournament_id=tournament_id, broken_at__isnull=True)
-        .order_by("table_id")
-        .values_list("table_id", flat=True)
-    )
     try:
-        tables = [games.lock_table(t, skip_locked=skip_locked) for t in table_ids]
+        tables = lock_open_tables(tournament_id, skip_locked=skip_locked)
     except NotFound:
         return False  # the sweeper: a table busy elsewhere; the next sweep tries again
     try:

@@ -34,8 +34,6 @@ from games.models import Preset, Round, RoundPlayer, Seat, StakesIn, Table
 from games.selectors import active_round
 from ledger import selectors as ledger_selectors
 from ledger import services as ledger
-from ledger.errors import InsufficientFunds
-from ledger.formats import Xu
 from tournaments.errors import TournamentError
 from tournaments.models import (
     Entry,
@@ -54,6 +52,7 @@ from tournaments.services import (
     checked_terms,
     ensure_free_to_enter,
     lock,
+    pay_buy_in,
     pay_or_hold,
     schedule,
 )
@@ -122,16 +121,7 @@ def register(user: User, tournament_id: Any) -> Entry:
     entry.registrations += 1
     entry.state = EntryState.REGISTERED
     entry.save()
-    if tournament.buy_in:
-        try:
-            ledger.buy_in(tournament.pk, user, tournament.buy_in, entry=entry.registrations)
-        except InsufficientFunds:
-            raise TournamentError(
-                _("The buy-in is %(buy_in)s xu; you have %(balance)s xu."),
-                code="balance_too_low",
-                buy_in=Xu(tournament.buy_in),
-                balance=Xu(ledger_selectors.balance(user)),
-            ) from None
+    pay_buy_in(tournament, user, entry)
     if _registered(tournament) >= tournament.players:
         _start(tournament)
         return entry

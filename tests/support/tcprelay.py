@@ -1,6 +1,6 @@
 """A TCP relay on a thread of its own: a service that listens on loopback only (the shared
 PostgreSQL) is reached at another address (a bridge that network namespaces are linked to,
-tests/netns.py) without touching its configuration."""
+tests/support/netns.py) without touching its configuration."""
 
 from __future__ import annotations
 

@@ -18,6 +18,15 @@ TEST_DATABASE_URL = os.environ.get(
 )
 TEST_REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+# How the browser tests launch it: headless in a container, nothing fetched in the background.
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 
 
 def _postgres_reachable(url: str) -> str | None:

@@ -1,4 +1,4 @@
-"""The site on two "hosts": network namespaces (tests/netns.py), each running its own daphne
+"""The site on two "hosts": network namespaces (tests/support/netns.py), each running its own daphne
 and Celery worker, sharing PostgreSQL and Redis reached over their links.
 
 PostgreSQL is the shared test server, reached through a TCP relay on the bridge's address:
@@ -23,11 +23,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tests import netns
-from tests.games import live
-from tests.processes import PYTHON, celery_worker, collect_static, daphne_process, site_env
-from tests.redisserver import PrivateRedis, private_redis
-from tests.tcprelay import TcpRelay
+from tests.support import live, netns
+from tests.support.processes import PYTHON, celery_worker, collect_static, daphne_process, site_env
+from tests.support.redisserver import PrivateRedis, private_redis
+from tests.support.tcprelay import TcpRelay
 
 DAPHNE_PORT = 8001  # every host has its own ports
 

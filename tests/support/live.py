@@ -14,8 +14,8 @@ import pytest
 from django.conf import settings
 from django.contrib.auth.hashers import make_password
 
-from tests.processes import celery_worker, daphne, site_env, stop
-from tests.services import TEST_REDIS_URL
+from tests.support.processes import celery_worker, daphne, site_env, stop
+from tests.support.services import TEST_REDIS_URL
 
 MARKS = [
     pytest.mark.postgres,
@@ -87,23 +87,6 @@ def live_stack(logs: Path, servers: int = 2) -> Iterator[Stack]:
         exits.enter_context(stack._exits)
         stack.start_worker("w1")
         yield stack
-
-
-LIVE_MARKS = [
-    pytest.mark.postgres,
-    pytest.mark.redis,
-    pytest.mark.slow,
-    pytest.mark.django_db(transaction=True),
-]
-"""A live test module's ``pytestmark``: the real services, a database flushed per test."""
-
-
-def with_server_passwords(users: list[Any], password: str) -> list[Any]:
-    """The servers hash with PBKDF2 (the tests' fast MD5 is in-process only)."""
-    for user in users:
-        user.password = make_password(password, hasher="pbkdf2_sha256")
-        user.save(update_fields=["password"])
-    return users
 
 
 # Table talk is not table state: its messages carry no version (docs/protocol.md).

@@ -1,4 +1,5 @@
-"""Start the real stack (daphne, Celery workers) as child processes for integration tests."""
+"""Start the real stack (daphne, Celery workers) as child processes: for integration tests,
+the benchmarks and the chaos harness (which restarts them as a supervisor would)."""
 
 from __future__ import annotations
 
@@ -10,12 +11,13 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager, suppress
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PYTHON = sys.executable
+ASGI_APP = "maubinh_site.asgi:application"
 
 
 def free_port() -> int:
@@ -51,18 +53,56 @@ def site_env(**overrides: str) -> dict[str, str]:
     return env
 
 
+def answers(url: str) -> bool:
+    """Whether a server answers at ``url``, whatever the status (503 while a dependency is
+    down is an answer)."""
+    try:
+        urllib.request.urlopen(url, timeout=2).close()
+        return True
+    except urllib.error.HTTPError:
+        return True  # the server answers; the status is the caller's business
+    except (urllib.error.URLError, OSError):
+        return False
+
+
 def wait_for_http(url: str, timeout: float = 30.0) -> None:
     deadline = time.monotonic() + timeout
-    while True:
-        try:
-            urllib.request.urlopen(url, timeout=2).close()
-            return
-        except urllib.error.HTTPError:
-            return  # the server answers; the status is the caller's business
-        except (urllib.error.URLError, ConnectionError, TimeoutError):
-            if time.monotonic() > deadline:
-                raise TimeoutError(f"{url} did not answer within {timeout}s") from None
-            time.sleep(0.2)
+    while not answers(url):
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"{url} did not answer within {timeout}s") from None
+        time.sleep(0.2)
+
+
+def wait_ready(
+    proc: subprocess.Popen[bytes],
+    ready: Callable[[], bool],
+    what: str,
+    output: Callable[[], str],
+    timeout: float = 30.0,
+) -> None:
+    """Wait until ``ready()``; a process that exits first, or a timeout, raises with the
+    tail of its ``output()``."""
+    deadline = time.monotonic() + timeout
+    while not ready():
+        if proc.poll() is not None or time.monotonic() > deadline:
+            raise RuntimeError(f"{what} did not start:\n{output()[-3000:]}")
+        time.sleep(0.2)
+
+
+def spawn(
+    args: Sequence[str], env: Mapping[str, str], log: Path, append: bool = False
+) -> subprocess.Popen[bytes]:
+    """A child process in its own process group (signals reach its children too), its
+    output written to ``log`` (after what is there with ``append``)."""
+    with log.open("ab" if append else "wb") as out:
+        return subprocess.Popen(
+            list(args),
+            cwd=ROOT,
+            env=dict(env),
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
 
 
 @contextmanager
@@ -70,30 +110,34 @@ def running(
     args: list[str], env: Mapping[str, str], log: Path
 ) -> Iterator[subprocess.Popen[bytes]]:
     """Run a child process for the duration of the block, in its own process group."""
-    with log.open("wb") as out:
-        proc = subprocess.Popen(
-            args,
-            cwd=ROOT,
-            env=dict(env),
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-        try:
-            yield proc
-        finally:
-            stop(proc)
+    proc = spawn(args, env, log)
+    try:
+        yield proc
+    finally:
+        stop(proc)
 
 
 def stop(proc: subprocess.Popen[bytes], sig: int = signal.SIGTERM) -> None:
+    """Signal the process group (resumed first: a stopped group acts on no other signal) and
+    wait; what is still there 10 s later is killed."""
     if proc.poll() is not None:
         return
-    os.killpg(proc.pid, sig)
+    with suppress(ProcessLookupError):
+        os.killpg(proc.pid, signal.SIGCONT)
+        os.killpg(proc.pid, sig)
     try:
         proc.wait(timeout=10)
     except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
+        with suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
         proc.wait(timeout=10)
+
+
+def manage(env: Mapping[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+    """``manage.py ARGS`` in a child process with ``env``, its output captured."""
+    return subprocess.run(
+        [PYTHON, "manage.py", *args], cwd=ROOT, env=dict(env), capture_output=True, text=True
+    )
 
 
 _static_collected = False
@@ -137,18 +181,7 @@ def daphne_process(
     if env.get("DEBUG", "").lower() not in {"1", "true", "yes", "on"}:
         collect_static(env)
     port = port or free_port()
-    args = [
-        *prefix,
-        PYTHON,
-        "-m",
-        "daphne",
-        "-b",
-        host,
-        "-p",
-        str(port),
-        "maubinh_site.asgi:application",
-    ]
-    with running(args, env, log) as proc:
+    with running(daphne_args(port, host, prefix), env, log) as proc:
         base = f"http://{host}:{port}"
         try:
             wait_for_http(base + "/healthz")
@@ -172,13 +205,31 @@ def celery_worker(
 
     ``prefix`` runs it through another command (``ip netns exec NAME``: on another "host").
     """
-    args = [
-        *prefix,
-        PYTHON,
-        "-m",
-        "celery",
-        "-A",
-        "maubinh_site",
+    args = worker_args(name, pool, concurrency, beat, prefix)
+    with running(args, env, log) as proc:
+        wait_ready(proc, lambda: b"ready." in log.read_bytes(), "celery worker", log.read_text)
+        yield proc
+
+
+def daphne_args(port: int, host: str = "127.0.0.1", prefix: Sequence[str] = ()) -> list[str]:
+    """The command that serves the site on ``host:port``."""
+    return [*prefix, PYTHON, "-m", "daphne", "-b", host, "-p", str(port), ASGI_APP]
+
+
+def celery_args(*command: str, prefix: Sequence[str] = ()) -> list[str]:
+    """A ``celery`` command of the site's app (``worker …``, ``beat …``)."""
+    return [*prefix, PYTHON, "-m", "celery", "-A", "maubinh_site", *command]
+
+
+def worker_args(
+    name: str,
+    pool: str = "solo",
+    concurrency: int = 1,
+    beat: Path | None = None,
+    prefix: Sequence[str] = (),
+) -> list[str]:
+    """A Celery worker named ``name@host``; with ``beat`` (a schedule file) it runs the beat."""
+    args = celery_args(
         "worker",
         f"--pool={pool}",
         f"--concurrency={concurrency}",
@@ -186,13 +237,13 @@ def celery_worker(
         f"--hostname={name}@%h",
         "--without-gossip",
         "--without-mingle",
-    ]
+        prefix=prefix,
+    )
     if beat is not None:
         args += ["--beat", f"--schedule={beat}"]
-    with running(args, env, log) as proc:
-        deadline = time.monotonic() + 30
-        while b"ready." not in log.read_bytes():
-            if proc.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"celery worker did not start:\n{log.read_text()[-3000:]}")
-            time.sleep(0.2)
-        yield proc
+    return args
+
+
+def beat_args(schedule: Path) -> list[str]:
+    """The Celery beat on its own (one per site, docs/deploy.md)."""
+    return celery_args("beat", "--loglevel=INFO", f"--schedule={schedule}")

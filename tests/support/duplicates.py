@@ -7,8 +7,8 @@ from typing import Any
 
 from games import services
 from games.models import Round, Table
-from tests.games.arranging import naive_arrangement
-from tests.games.played import run_timers
+from tests.support.arranging import naive_arrangement
+from tests.support.played import run_timers
 
 Arrange = Callable[[list[str]], list[list[str]]]
 

@@ -27,22 +27,10 @@ def eventually(probe: Callable[[], T | None], timeout: float, what: str) -> T:
 def worker_thread(concurrency: int = 4) -> Iterator[None]:
     """A Celery worker on a thread, consuming the in-process broker, as the embedded default
     runs one (maubinh_site.embedded), but stopped at the end of the block."""
-    from celery.contrib.testing.worker import TestWorkController
-
-    from maubinh_site.celery import app
+    from maubinh_site.embedded import thread_worker
 
     ready = threading.Event()
-    worker = TestWorkController(
-        app=app,
-        pool="threads",
-        concurrency=concurrency,
-        loglevel="WARNING",
-        logfile=None,
-        ready_callback=lambda _worker: ready.set(),
-        without_heartbeat=True,
-        without_mingle=True,
-        without_gossip=True,
-    )
+    worker = thread_worker(ready, concurrency)
     thread = threading.Thread(target=worker.start, name="celery-test", daemon=True)
     thread.start()
     assert ready.wait(30), "the worker thread did not start"

@@ -11,9 +11,23 @@ from pathlib import Path
 
 import redis
 
-from tests.processes import free_port
+from tests.support.processes import free_port
 
 REDIS_SERVER = shutil.which("redis-server")
+
+
+def server_args(port: int, host: str, workdir: Path) -> list[str]:
+    """An empty redis-server that saves nothing: killed, it comes back empty."""
+    assert REDIS_SERVER is not None
+    return [REDIS_SERVER, "--port", str(port), "--bind", host, "--save", "", "--appendonly",
+            "no", "--dir", str(workdir), "--protected-mode", "no"]  # fmt: skip
+
+
+def answers(url: str) -> bool:
+    try:
+        return bool(redis.Redis.from_url(url, socket_timeout=1).ping())
+    except redis.RedisError:
+        return False
 
 
 class PrivateRedis:
@@ -27,22 +41,16 @@ class PrivateRedis:
         self.proc: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
-        assert REDIS_SERVER is not None
         self.proc = subprocess.Popen(
-            [REDIS_SERVER, "--port", str(self.port), "--bind", self.host, "--save", "",
-             "--appendonly", "no", "--dir", str(self.workdir), "--protected-mode", "no"],
+            server_args(self.port, self.host, self.workdir),
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
-        )  # fmt: skip
+        )
         deadline = time.monotonic() + 10
-        while True:
-            try:
-                redis.Redis.from_url(self.url, socket_timeout=1).ping()
-                return
-            except redis.ConnectionError:
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.05)
+        while not answers(self.url):
+            if time.monotonic() > deadline:
+                raise redis.ConnectionError(f"redis-server did not answer at {self.url}")
+            time.sleep(0.05)
 
     def kill(self) -> None:
         """SIGKILL: no save, no goodbye; the next start is empty."""
@@ -60,7 +68,7 @@ class PrivateRedis:
 @contextmanager
 def private_redis(workdir: Path, host: str = "127.0.0.1") -> Iterator[PrivateRedis]:
     """A private Redis listening on ``host`` (another address than loopback: reached over a
-    link by other network namespaces, tests/netns.py)."""
+    link by other network namespaces, tests/support/netns.py)."""
     server = PrivateRedis(workdir, host)
     server.start()
     try:

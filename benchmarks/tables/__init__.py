@@ -1,0 +1,1 @@
+"""The parts of benchmarks/bench_tables.py: what it measures, its players, its report."""
