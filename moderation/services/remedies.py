@@ -370,7 +370,7 @@ def resettle(
 
 @refusals_recorded(ActionKind.VOID_ROUND, "games.round")
 @transaction.atomic
-def void_round(moderator: User, round_id: Any, *, reason: str) -> Round:
+def staff_void_round(moderator: User, round_id: Any, *, reason: str) -> Round:
     """Void a round still being played: every stake goes back, nobody wins or loses."""
     require_moderator(moderator)
     reason = require_reason(reason)
