@@ -38,7 +38,7 @@ lint: $(STAMP)
 	$(VENV)/bin/lint-imports
 
 typecheck: $(STAMP)
-	$(VENV)/bin/mypy accounts ledger notices games bots moderation practice social profiles chat ratings tournaments maubinh_site
+	$(VENV)/bin/mypy core accounts ledger notices games bots moderation practice social profiles chat ratings tournaments maubinh_site
 
 # Three pytest-xdist workers on the machine's two cores (most tests wait on timers,
 # sockets and browsers, not the CPU): the chaos run, the browser tests and the 3-minute

@@ -3,21 +3,30 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from django.utils.functional import Promise
+
+from core.errors import Refusal
 
 E = TypeVar("E", bound=Exception)
 
 
-class AccountError(Exception):
+class AccountError(Refusal):
+    """The message is given (``code`` may come second, positionally) and carries no
+    parameters: a ``TextRefused``'s ``params`` are its ``template``'s."""
+
     code = "account_error"
 
     def __init__(self, message: str | Promise, code: str | None = None) -> None:
-        super().__init__(str(message))
-        self.message = message
-        if code is not None:
-            self.code = code
+        super().__init__(message, code=code)
+        self.args = (str(message),)
+
+    @property
+    def message(self) -> str:
+        # As given, not rendered: a lazy message stays lazy through a re-raise
+        # (``AccountError(refused.message, code=refused.code)``) and speaks the reader's language.
+        return cast(str, self._message)
 
 
 class SeatRefused(AccountError):

@@ -29,7 +29,7 @@ def on_seat_changed(sender: Any, table_id: int, **kwargs: Any) -> None:
         and not selectors.seated_people(table).exists()
         and not selectors.is_bot_only(table)
     ):
-        tasks.tidy_table.delay(table.pk)  # the last person left: the bots go too
+        tasks.tidy_table_task.delay(table.pk)  # the last person left: the bots go too
     _schedule_fill(table)
 
 
@@ -38,7 +38,7 @@ def on_round_settled(sender: Any, table_id: int, round_id: int, **kwargs: Any) -
     if table is None:
         return
     if bots_seated:
-        tasks.tidy_table.delay(table.pk)  # leave, make room, or top up for the next deal
+        tasks.tidy_table_task.delay(table.pk)  # leave, make room, or top up for the next deal
     _schedule_fill(table)  # a table without bots, not open to them: no further query
 
 
@@ -47,7 +47,7 @@ def _schedule_fill(table: Table) -> None:
     if not table.allow_bots or not table.is_open or table.seat_set.count() >= table.seats:
         return
     if selectors.seated_people(table).exists() or selectors.is_bot_only(table):
-        tasks.fill_table.apply_async(
+        tasks.fill_table_task.apply_async(
             (table.pk, selectors.seated_user_ids(table)), countdown=table.bot_wait_seconds
         )
 
@@ -65,7 +65,7 @@ def on_round_dealt(
         return
     rules = round_.rules
     for bot_user_id in bots:
-        tasks.play_turn.apply_async(
+        tasks.play_turn_task.apply_async(
             (round_id, bot_user_id, round_.phase), countdown=services.think_seconds(rules)
         )
 

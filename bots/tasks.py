@@ -12,24 +12,24 @@ from bots import services
 
 
 @shared_task(name="bots.fill_table", ignore_result=True)
-def fill_table(table_id: int, expected_seated: list[int]) -> None:
+def fill_table_task(table_id: int, expected_seated: list[int]) -> None:
     """Bots take the free seats if nobody came or went since this was scheduled."""
     services.fill_table(table_id, expected_seated)
 
 
 @shared_task(name="bots.play_turn", ignore_result=True)
-def play_turn(round_id: int, bot_user_id: int, expected_phase: int) -> None:
+def play_turn_task(round_id: int, bot_user_id: int, expected_phase: int) -> None:
     """One bot arranges its own hand and submits it, if it still has to."""
     services.play_turn(round_id, bot_user_id, expected_phase)
 
 
 @shared_task(name="bots.tidy_table", ignore_result=True)
-def tidy_table(table_id: int) -> None:
+def tidy_table_task(table_id: int) -> None:
     """Between rounds: bots leave, make room or get topped up."""
     services.tidy_table(table_id)
 
 
 @shared_task(name="bots.sweep", ignore_result=True)
-def sweep() -> None:
+def sweep_task() -> None:
     """Play the turns whose task was lost, as games.sweep does for the timers."""
     services.catch_up_turns()

@@ -6,6 +6,6 @@ from chat import services
 
 
 @shared_task(name="chat.delete_expired")
-def delete_expired() -> int:
+def delete_expired_task() -> int:
     """The chat's retention rule (docs/chat.md): run by beat every hour."""
     return services.delete_expired()

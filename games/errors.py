@@ -2,34 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
+from core.errors import Refusal
 
-class GameError(Exception):
+
+class GameError(Refusal):
     """Refused; nothing was changed. ``message`` renders in the language active when read."""
 
     code = "game_error"
     default_message: str | Promise = _("This action is not possible now.")
-
-    def __init__(
-        self, message: str | Promise | None = None, *, code: str | None = None, **params: Any
-    ):
-        self._message = message if message is not None else self.default_message
-        self.params = params
-        if code is not None:
-            self.code = code
-        super().__init__(self.code)
-
-    @property
-    def message(self) -> str:
-        text = str(self._message)
-        return text % self.params if self.params else text
-
-    def __str__(self) -> str:
-        return self.message
 
 
 class NotFound(GameError):

@@ -7,16 +7,25 @@ from typing import Any
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
+from core.errors import Refusal
 
-class LedgerError(Exception):
+
+class LedgerError(Refusal):
+    """Its message is rendered once, when raised (as the ledger's always were), and the
+    constructor takes no ``code``: each refusal of the ledger is a class of its own."""
+
     code = "ledger_error"
     default_message: str | Promise = _("The xu ledger refused this operation.")
 
     def __init__(self, message: str | Promise | None = None, **params: Any) -> None:
-        self.params = params
-        text = message if message is not None else self.default_message
-        self.message = str(text) % params if params else str(text)
-        super().__init__(self.message)
+        super().__init__(message)
+        self.params = params  # all of them, ``code`` too if one is given: the message's
+        self._rendered = super().message
+        self.args = (self._rendered,)
+
+    @property
+    def message(self) -> str:
+        return self._rendered
 
 
 class InvalidAmount(LedgerError):

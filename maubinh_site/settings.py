@@ -12,7 +12,7 @@ from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
 
-from maubinh_site.env import (
+from core.env import (
     database_from_url,
     env_bool,
     env_decimal_percent,
@@ -461,7 +461,7 @@ CONTENT_SECURITY_POLICY = {
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "filters": {"game_context": {"()": "maubinh_site.logcontext.GameContextFilter"}},
+    "filters": {"game_context": {"()": "core.logcontext.GameContextFilter"}},
     "formatters": {
         "line": {
             "format": "%(asctime)s %(levelname)s %(name)s%(game_context)s %(message)s",

@@ -10,7 +10,7 @@ HEARTBEAT_TTL = 300
 
 
 @app.task(name="maubinh_site.heartbeat")
-def heartbeat(key: str) -> None:
+def heartbeat_task(key: str) -> None:
     """Record that a (possibly delayed) task ran, for /healthz and the timer tests."""
     from django.utils import timezone
 

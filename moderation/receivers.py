@@ -31,7 +31,7 @@ def on_seat_changed(sender: Any, table_id: int, **_kwargs: Any) -> None:
 
     The task clears the pending mark before it reads who is seated, so a change that
     finds the mark set is read by the pending task; one after it sends another."""
-    from moderation.tasks import record_seat_ips
+    from moderation.tasks import record_seat_ips_task
 
     try:
         first = cache.add(seat_ips_pending_key(table_id), 1, timeout=SEAT_IPS_PENDING_SECONDS)
@@ -39,15 +39,15 @@ def on_seat_changed(sender: Any, table_id: int, **_kwargs: Any) -> None:
         logger.exception("seat addresses: the pending mark could not be read; recording anyway")
         first = True
     if first:
-        record_seat_ips.apply_async((table_id,), countdown=SEAT_IPS_DELAY_SECONDS)
+        record_seat_ips_task.apply_async((table_id,), countdown=SEAT_IPS_DELAY_SECONDS)
 
 
 def on_staff_entered_private_table(
     sender: Any, staff_id: int, table_id: int, **_kwargs: Any
 ) -> None:
-    from moderation.tasks import record_private_table_visit
+    from moderation.tasks import record_private_table_visit_task
 
-    record_private_table_visit.delay(staff_id, table_id)
+    record_private_table_visit_task.delay(staff_id, table_id)
 
 
 def on_collusion_check_requested(

@@ -352,7 +352,7 @@ def void_round(request: HttpRequest, round_id: int) -> HttpResponse:
     reason = request.POST.get("reason", "")
     _act(
         request,
-        lambda: services.void_round(_user(request), round_id, reason=reason),
+        lambda: services.staff_void_round(_user(request), round_id, reason=reason),
         _("The round was voided: every stake was returned."),
     )
     return redirect(_replay_url(round_id))
@@ -451,7 +451,7 @@ def set_limit(request: HttpRequest, user_id: int) -> HttpResponse:
 def close_table(request: HttpRequest, table_id: int) -> HttpResponse:
     _act(
         request,
-        lambda: services.close_table(
+        lambda: services.staff_close_table(
             _user(request), table_id, reason=request.POST.get("reason", "")
         ),
         _("The table is closed. A round in progress plays on to its end."),

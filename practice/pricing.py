@@ -15,6 +15,7 @@ from typing import Any
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from core.errors import Refusal
 from games.rules import (
     ArrangementError,
     CardError,
@@ -37,13 +38,13 @@ MAX_INPUT_CHARS = 400
 """Three chi of 13 card codes fit in well under this; anything longer is not an arrangement."""
 
 
-class Refused(Exception):
-    """A submitted arrangement the server does not accept; ``message`` is for the player."""
+class Refused(Refusal):
+    """A submitted arrangement the server does not accept; ``message`` is for the player.
+    The code comes first, and the message is rendered already (by the raiser)."""
 
     def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
+        super().__init__(message, code=code)
+        self.args = (message,)
 
 
 @dataclass(frozen=True)

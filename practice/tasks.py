@@ -9,5 +9,5 @@ from practice import services
 
 
 @shared_task(name="practice.schedule_daily_deals")
-def schedule_daily_deals() -> int:
+def schedule_daily_deals_task() -> int:
     return services.schedule_daily_deals(timezone.localdate())

@@ -18,6 +18,8 @@ from django.conf import settings
 from django.utils.translation import gettext as _
 from PIL import Image, ImageOps, UnidentifiedImageError
 
+from core.errors import Refusal
+
 # What Pillow may decode: anything else (SVG, TIFF, PSD, EPS...) is refused unread.
 ACCEPTED_FORMATS = ("PNG", "JPEG", "WEBP", "GIF")
 # Pictures above this many pixels are refused before they are decoded (decompression bombs:
@@ -27,7 +29,7 @@ MAX_SIDE = 4096
 MAX_PIXELS = MAX_SIDE * MAX_SIDE
 
 
-class AvatarRefused(ValueError):
+class AvatarRefused(Refusal, ValueError):
     """An avatar the player must change; ``message`` says what happened, in their language."""
 
     MESSAGES = {
@@ -54,9 +56,8 @@ class AvatarRefused(ValueError):
     }
 
     def __init__(self, code: str, size: tuple[int, int] | None = None) -> None:
-        self.code = code
+        super().__init__(code=code)
         self.size = size  # the picture's pixels, when they were what was wrong
-        super().__init__(code)
 
     @property
     def message(self) -> str:

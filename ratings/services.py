@@ -16,8 +16,8 @@ from django.db import connection
 from django.utils import timezone
 from openskill.models import BradleyTerryFull
 
+from core.bulk import update_each
 from games.models import Round, RoundPlayer, Table
-from maubinh_site.bulk import update_each
 from ratings.models import Rating, RatingChange
 
 logger = logging.getLogger(__name__)

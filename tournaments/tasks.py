@@ -13,5 +13,5 @@ from tournaments.sweeper import sweep_tournaments
 
 
 @shared_task(name="tournaments.sweep", ignore_result=True)
-def sweep() -> None:
+def sweep_task() -> None:
     sweep_tournaments()

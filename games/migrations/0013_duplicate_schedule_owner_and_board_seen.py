@@ -6,7 +6,7 @@ import django.db.models.deletion
 from django.conf import settings
 from django.db import migrations, models
 
-from maubinh_site.dbguards import append_only
+from core.dbguards import append_only
 
 
 class Migration(migrations.Migration):

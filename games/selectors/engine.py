@@ -13,11 +13,11 @@ from dataclasses import dataclass
 
 from django.db.models import QuerySet
 
+from core.compiled import Compiled
 from games.models import PlayerStatus, Round, RoundPlayer
 from games.rules import Rules, is_foul, parse_cards
 from games.rules.fair import verify_deal
 from games.rules.scoring import PlayerInput, Settlement, settle
-from maubinh_site.compiled import Compiled
 
 
 @dataclass(frozen=True)
@@ -40,7 +40,7 @@ def _players_query(with_users: bool) -> Compiled[RoundPlayer]:
     return Compiled(build)
 
 
-# Every step of a round reads its players: compiled once (maubinh_site.compiled).
+# Every step of a round reads its players: compiled once (core.compiled).
 _PLAYERS = {with_users: _players_query(with_users) for with_users in (False, True)}
 
 

@@ -16,13 +16,13 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.ids import parse_id
 from accounts.models import User
+from core.bulk import update_each
+from core.compiled import Compiled
 from games import events
 from games.errors import NotFound, TableBusy
 from games.models import Round, RoundEvent, Table
 from games.selectors.payloads import lobby_row
 from games.selectors.private import may_enter
-from maubinh_site.bulk import update_each
-from maubinh_site.compiled import Compiled
 
 
 def new_server_seed() -> str:
@@ -66,7 +66,7 @@ def _round_table_lock(skip_locked: bool) -> Compiled[Table]:
     return Compiled(build)
 
 
-# Every step of every round starts with these locks: compiled once (maubinh_site.compiled).
+# Every step of every round starts with these locks: compiled once (core.compiled).
 _LOCK_TABLE = {skip: _table_lock(skip) for skip in (False, True)}
 _LOCK_TABLE_OF_ROUND = {skip: _round_table_lock(skip) for skip in (False, True)}
 _LOCK_ROUND = Compiled(

@@ -14,6 +14,8 @@ from django.utils.translation import gettext_lazy as _
 from accounts.errors import SeatRefused
 from accounts.models import User
 from accounts.services import ensure_can_sit
+from core.bulk import update_each
+from core.logcontext import log_context
 from games import events
 from games.errors import NotFound, RoundError, StaleVersion
 from games.models import (
@@ -51,8 +53,6 @@ from games.services.private import ensure_hosted
 from games.services.seats import remove_seat
 from games.signals import round_dealt, send_on_commit
 from games.stakes import for_table
-from maubinh_site.bulk import update_each
-from maubinh_site.logcontext import log_context
 
 logger = logging.getLogger(__name__)
 

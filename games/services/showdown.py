@@ -11,6 +11,8 @@ from django.db import InterfaceError, OperationalError, transaction
 from django.utils import timezone
 
 from accounts.models import User
+from core.bulk import update_each
+from core.logcontext import log_context
 from games import events
 from games.errors import NotFound
 from games.models import PlayerStatus, Round, RoundState, Table
@@ -30,8 +32,6 @@ from games.services.rounds import auto_arranged_entries, play_for_the_absent
 from games.services.voiding import VoidReason, void
 from games.signals import round_rating
 from games.stakes import for_table
-from maubinh_site.bulk import update_each
-from maubinh_site.logcontext import log_context
 
 logger = logging.getLogger(__name__)
 

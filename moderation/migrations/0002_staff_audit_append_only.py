@@ -2,7 +2,7 @@
 
 from django.db import migrations
 
-from maubinh_site.dbguards import append_only
+from core.dbguards import append_only
 
 
 class Migration(migrations.Migration):

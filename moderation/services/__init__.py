@@ -44,7 +44,7 @@ from moderation.services.remedies import (
     resettle,
     set_compensation_limit,
     solo_allowance,
-    void_round,
+    staff_void_round,
 )
 from moderation.services.review import (
     claim,
@@ -54,7 +54,7 @@ from moderation.services.review import (
     resolve,
 )
 from moderation.services.sanctions import lift_suspension, mute, suspend, unmute
-from moderation.services.tables import close_table
+from moderation.services.tables import staff_close_table
 
 __all__ = [
     "DECISIONS",
@@ -66,7 +66,6 @@ __all__ = [
     "NotFound",
     "approve_compensation",
     "claim",
-    "close_table",
     "compensate",
     "concerns",
     "correct_deltas",
@@ -91,7 +90,8 @@ __all__ = [
     "resolve",
     "set_compensation_limit",
     "solo_allowance",
+    "staff_close_table",
+    "staff_void_round",
     "suspend",
     "unmute",
-    "void_round",
 ]

@@ -18,6 +18,7 @@ from accounts.errors import TextRefused
 from accounts.ids import parse_id
 from accounts.models import User
 from accounts.text import clean_text
+from core.errors import Refusal
 from games.models import RoundPlayer, Seat, Table
 from moderation.errors import Forbidden, ModerationError, NotFound
 from moderation.models import ActionKind, Dispute, StaffAction, Status
@@ -161,14 +162,39 @@ def record_refusal(
 RECORDED_REFUSALS = {"amount_too_large", "resettlement_too_large", "admin_limit"}
 
 
+def refusals_as_moderation(func: F) -> F:
+    """Another layer's refusal (the ledger's, the tables', accounts') leaves a moderation
+    service as moderation's, with its code and message: callers catch one class.
+
+    The one place moderation catches ``core.errors.Refusal``; a service that wants another
+    answer (a round that does not exist is ``NotFound``) catches that case itself first.
+    """
+
+    @wraps(func)
+    def wrapped(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except ModerationError:
+            raise
+        except Refusal as exc:
+            raise ModerationError(exc.message, code=exc.code) from exc
+
+    return wrapped  # type: ignore[return-value]
+
+
 def refusals_recorded(tried: str, target_type: str) -> Callable[[F], F]:
-    """Record a refused staff action after its transaction rolled back (so the row stays)."""
+    """Record a refused staff action after its transaction rolled back (so the row stays).
+
+    Another layer's refusal counts as moderation's (``refusals_as_moderation``).
+    """
 
     def decorate(func: F) -> F:
+        refusing = refusals_as_moderation(func)
+
         @wraps(func)
         def wrapped(actor: User, target_id: Any, *args: Any, **kwargs: Any) -> Any:
             try:
-                return func(actor, target_id, *args, **kwargs)
+                return refusing(actor, target_id, *args, **kwargs)
             except NotFound:
                 raise
             except ModerationError as exc:

@@ -11,7 +11,6 @@ from django.utils.translation import gettext_lazy as _
 from accounts.models import User
 from ledger import selectors as ledger_selectors
 from ledger import services as ledger
-from ledger.errors import LedgerError
 from ledger.models import HoldOutcome, PrizeHold, PrizeHoldDecision
 from moderation.errors import Forbidden, ModerationError, NotFound
 from moderation.models import ActionKind
@@ -79,10 +78,7 @@ def decide_prizes(
             code="conflict_of_interest",
         )
     decide = ledger.release_prizes if outcome == HoldOutcome.RELEASED else ledger.return_buy_ins
-    try:
-        made, new = decide(hold.tournament_id, actor=moderator, reason=reason)
-    except LedgerError as exc:
-        raise ModerationError(exc.message, code=exc.code) from exc
+    made, new = decide(hold.tournament_id, actor=moderator, reason=reason)
     if new:
         audit(
             moderator,

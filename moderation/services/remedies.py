@@ -18,12 +18,10 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 from games import services as games
-from games.errors import GameError
 from games.errors import NotFound as GameNotFound
 from games.models import Round, RoundPlayer, RoundState, StakesIn, Table
 from games.selectors import settle_round_result
 from ledger import services as ledger
-from ledger.errors import LedgerError
 from moderation.errors import Forbidden, ModerationError, NotFound
 from moderation.models import (
     ActionKind,
@@ -200,10 +198,7 @@ def compensate(moderator: User, dispute_id: Any, *, amount: Any, reason: str) ->
             dispute=dispute,
         )
         return compensation
-    try:
-        _pay(compensation, moderator)
-    except LedgerError as exc:
-        raise ModerationError(exc.message, code=exc.code) from exc
+    _pay(compensation, moderator)
     compensation.save(update_fields=["transfer", "status"])
     audit(
         moderator,
@@ -243,10 +238,7 @@ def _decidable(admin: User, compensation: Compensation) -> None:
 def approve_compensation(admin: User, compensation_id: Any, *, reason: str = "") -> Compensation:
     compensation = _lock_compensation(compensation_id)
     _decidable(admin, compensation)
-    try:
-        _pay(compensation, admin)
-    except LedgerError as exc:
-        raise ModerationError(exc.message, code=exc.code) from exc
+    _pay(compensation, admin)
     compensation.decided_by = admin
     compensation.decided_at = timezone.now()
     compensation.save(update_fields=["transfer", "status", "decided_by", "decided_at"])
@@ -345,10 +337,7 @@ def resettle(
             amount=moving,
             max=settings.MODERATION_AMOUNT_MAX_XU,
         )
-    try:
-        transfers = ledger.resettle_round(round_.pk, deltas, reason=reason, actor=moderator)
-    except LedgerError as exc:
-        raise ModerationError(exc.message, code=exc.code) from exc
+    transfers = ledger.resettle_round(round_.pk, deltas, reason=reason, actor=moderator)
     if not transfers:
         return None
     after, house_after = ledger.round_wallet_results(round_.pk)
@@ -381,7 +370,7 @@ def resettle(
 
 @refusals_recorded(ActionKind.VOID_ROUND, "games.round")
 @transaction.atomic
-def void_round(moderator: User, round_id: Any, *, reason: str) -> Round:
+def staff_void_round(moderator: User, round_id: Any, *, reason: str) -> Round:
     """Void a round still being played: every stake goes back, nobody wins or loses."""
     require_moderator(moderator)
     reason = require_reason(reason)
@@ -397,8 +386,6 @@ def void_round(moderator: User, round_id: Any, *, reason: str) -> Round:
         )
     except GameNotFound:
         raise NotFound() from None
-    except GameError as exc:
-        raise ModerationError(exc.message, code=exc.code) from exc
     audit(
         moderator,
         ActionKind.VOID_ROUND,

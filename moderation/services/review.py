@@ -10,7 +10,6 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
-from games.errors import GameError
 from games.models import Round, Table
 from games.services import duplicate as games_duplicate
 from moderation.errors import ModerationError, NotFound
@@ -22,6 +21,7 @@ from moderation.services.base import (
     dispute_state,
     lock_dispute,
     notify,
+    refusals_as_moderation,
     refusals_recorded,
     refuse_conflict,
     require_handler,
@@ -111,6 +111,7 @@ def record_replay_view(moderator: User, round_: Round) -> StaffAction:
     return audit(moderator, ActionKind.VIEW_REPLAY, round_)
 
 
+@refusals_as_moderation
 @transaction.atomic
 def open_board(moderator: User, round_id: Any) -> StaffAction | None:
     """Open a finished round of a duplicate board before the board's reveal (its replay).
@@ -129,10 +130,7 @@ def open_board(moderator: User, round_id: Any) -> StaffAction | None:
         raise ModerationError(
             _("This round is still being played: nobody sees its hands yet."), code="round_live"
         )
-    try:
-        seen = games_duplicate.record_board_seen(moderator, round_, why="moderation_replay")
-    except GameError as exc:
-        raise ModerationError(exc.message, code=exc.code) from exc
+    seen = games_duplicate.record_board_seen(moderator, round_, why="moderation_replay")
     if seen is None or round_.board is None:
         return None
     board = round_.board

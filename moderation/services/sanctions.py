@@ -10,7 +10,6 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from accounts import services as account_services
-from accounts.errors import AccountError
 from accounts.models import User
 from moderation.errors import Forbidden, ModerationError, NotFound
 from moderation.models import ActionKind, Mute
@@ -60,12 +59,9 @@ def suspend(moderator: User, user_id: Any, *, hours: Any, reason: str) -> User:
     hours = _hours(hours, _("A suspension lasts 1 hour to 1 year."))
     user = _target_user(moderator, user_id)
     before = _suspension(user)
-    try:
-        user = account_services.suspend_user(
-            user, until=timezone.now() + timedelta(hours=hours), reason=reason
-        )
-    except AccountError as exc:
-        raise ModerationError(exc.message, code=exc.code) from exc
+    user = account_services.suspend_user(
+        user, until=timezone.now() + timedelta(hours=hours), reason=reason
+    )
     audit(
         moderator, ActionKind.SUSPEND, user, reason=reason, before=before, after=_suspension(user)
     )

@@ -23,7 +23,7 @@ from moderation.services.base import (
 
 @refusals_recorded(ActionKind.CLOSE_TABLE, "games.table")
 @transaction.atomic
-def close_table(moderator: User, table_id: Any, *, reason: str) -> Table:
+def staff_close_table(moderator: User, table_id: Any, *, reason: str) -> Table:
     """Close a table (it leaves the lobby); a round in progress plays on, nothing is voided."""
     require_moderator(moderator)
     reason = require_reason(reason)

@@ -41,7 +41,7 @@ class Queued:
 def queued(monkeypatch: pytest.MonkeyPatch) -> Queued:
     """Record the bots' tasks instead of sending them to the broker."""
     record = Queued()
-    for task in (bot_tasks.fill_table, bot_tasks.play_turn, bot_tasks.tidy_table):
+    for task in (bot_tasks.fill_table_task, bot_tasks.play_turn_task, bot_tasks.tidy_table_task):
 
         def apply_async(args: tuple[Any, ...] = (), kwargs: Any = None, _name=task.name, **opts):  # type: ignore[no-untyped-def]
             record.calls.append((_name, tuple(args), opts))

@@ -55,7 +55,7 @@ def test_bots_fill_the_creators_table_after_the_seconds_chosen(  # type: ignore[
 ):
     scheduled = []
     monkeypatch.setattr(
-        bot_tasks.fill_table,
+        bot_tasks.fill_table_task,
         "apply_async",
         lambda args, **options: scheduled.append((args, options)),
     )

@@ -113,7 +113,7 @@ def test_a_moderator_closes_a_table_and_it_is_audited(
 ) -> None:
     moderator = _staff(make_user, "mod", moderator=True)
     play_round(players, table)
-    moderation.close_table(moderator, table.pk, reason="Bàn lừa đảo")
+    moderation.staff_close_table(moderator, table.pk, reason="Bàn lừa đảo")
     table.refresh_from_db()
     assert not table.is_open
     action = StaffAction.objects.get(action="close_table")

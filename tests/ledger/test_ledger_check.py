@@ -60,7 +60,7 @@ def test_ledger_check_finds_xu_left_in_a_closed_rounds_escrow(busy_ledger: None)
 
 
 def test_the_periodic_task_stores_its_result(busy_ledger: None) -> None:
-    assert tasks.check_ledger() is True
+    assert tasks.check_ledger_task() is True
     assert LedgerCheckRun.objects.get().figures["escrow"] == 50
 
 
@@ -78,4 +78,4 @@ def test_the_check_is_on_the_beat_schedule_every_ten_minutes() -> None:
 
     entry = settings.CELERY_BEAT_SCHEDULE["ledger-check"]
     assert entry == {"task": "ledger.check", "schedule": 600.0}
-    assert tasks.check_ledger.name == "ledger.check"
+    assert tasks.check_ledger_task.name == "ledger.check"

@@ -49,12 +49,12 @@ def test_a_burst_of_seat_changes_enqueues_one_address_recording_and_a_later_one_
     cache.delete(seat_ips_pending_key(table.pk))
     seen: list[tuple[Any, ...]] = []
     monkeypatch.setattr(
-        tasks.record_seat_ips, "apply_async", lambda args, **kw: seen.append((*args, kw))
+        tasks.record_seat_ips_task, "apply_async", lambda args, **kw: seen.append((*args, kw))
     )
     for _ in range(4):  # four players sit down together
         seat_changed.send(sender=None, table_id=table.pk)
     assert seen == [(table.pk, {"countdown": 2})]
-    tasks.record_seat_ips(table.pk)  # the recording runs: a change after it is new
+    tasks.record_seat_ips_task(table.pk)  # the recording runs: a change after it is new
     seat_changed.send(sender=None, table_id=table.pk)
     assert len(seen) == 2
 
@@ -73,14 +73,14 @@ def test_a_player_seated_while_the_recording_waits_is_recorded(
     cache.delete(seat_ips_pending_key(table.pk))
     pending: list[int] = []
     monkeypatch.setattr(
-        tasks.record_seat_ips, "apply_async", lambda args, **kw: pending.append(*args)
+        tasks.record_seat_ips_task, "apply_async", lambda args, **kw: pending.append(*args)
     )
     for i, p in enumerate(players[:3]):
         services.record_user_ip(p, f"192.0.2.{i + 1}")
         with django_capture_on_commit_callbacks(execute=True):
             games.sit(p, table.pk)
     assert pending == [table.pk]  # one recording for the three
-    tasks.record_seat_ips(table.pk)
+    tasks.record_seat_ips_task(table.pk)
     assert SeatIP.objects.filter(table_id=table.pk).count() == 3
 
 

@@ -34,7 +34,7 @@ def test_a_moderator_voids_a_live_round_and_every_stake_comes_back(
         games.sit(player, table.pk)
     round_ = games.start_round(players[0], table.pk)
 
-    services.void_round(moderator, round_.pk, reason="Server fault during the deal")
+    services.staff_void_round(moderator, round_.pk, reason="Server fault during the deal")
 
     round_.refresh_from_db()
     assert round_.state == RoundState.CANCELLED
@@ -49,14 +49,14 @@ def test_a_moderator_voids_a_live_round_and_every_stake_comes_back(
 
 def test_voiding_needs_a_reason(moderator: Any, live_round: Round) -> None:
     with pytest.raises(ModerationError):
-        services.void_round(moderator, live_round.pk, reason="  ")
+        services.staff_void_round(moderator, live_round.pk, reason="  ")
     live_round.refresh_from_db()
     assert live_round.state == RoundState.ARRANGING
 
 
 def test_a_player_cannot_void_a_round(players: list[Any], live_round: Round) -> None:
     with pytest.raises(Forbidden):
-        services.void_round(players[0], live_round.pk, reason="I was losing")
+        services.staff_void_round(players[0], live_round.pk, reason="I was losing")
     live_round.refresh_from_db()
     assert live_round.state == RoundState.ARRANGING
     # The refusal is on the record (who tried what), nothing else is.
@@ -72,7 +72,7 @@ def test_a_moderator_cannot_void_a_round_they_play_in(
     games.sit(players[0], table.pk)
     round_ = games.start_round(table.host, table.pk)
     with pytest.raises(Forbidden) as refused:
-        services.void_round(moderator, round_.pk, reason="Losing hand")
+        services.staff_void_round(moderator, round_.pk, reason="Losing hand")
     assert refused.value.code == "conflict_of_interest"
     round_.refresh_from_db()
     assert round_.state == RoundState.ARRANGING
@@ -81,7 +81,7 @@ def test_a_moderator_cannot_void_a_round_they_play_in(
 
 def test_a_settled_round_cannot_be_voided(moderator: Any, settled_round: Round) -> None:
     with pytest.raises(ModerationError) as refused:
-        services.void_round(moderator, settled_round.pk, reason="Too late")
+        services.staff_void_round(moderator, settled_round.pk, reason="Too late")
     assert refused.value.code == "round_over"
     assert not StaffAction.objects.filter(action=ActionKind.VOID_ROUND).exists()
 

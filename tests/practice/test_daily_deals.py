@@ -71,7 +71,7 @@ def test_the_periodic_task_keeps_a_week_of_hashes_published(db: None) -> None:
 
     from practice import tasks
 
-    tasks.schedule_daily_deals()
+    tasks.schedule_daily_deals_task()
     today = timezone.localdate()
     days = set(DailyDeal.objects.values_list("day", flat=True))
     assert {today + timedelta(days=n) for n in range(8)} <= days

@@ -7,7 +7,7 @@ import pytest
 from django.conf import settings
 from django.db import connection
 
-from maubinh_site.env import database_from_url
+from core.env import database_from_url
 
 
 @pytest.mark.postgres

@@ -24,11 +24,11 @@ EMBEDDED_PROBE = """
 import time, uuid, django
 django.setup()
 from maubinh_site.embedded import start_embedded_worker
-from maubinh_site.tasks import heartbeat, heartbeat_seen
+from maubinh_site.tasks import heartbeat_task, heartbeat_seen
 assert start_embedded_worker()
 key = uuid.uuid4().hex
 sent = time.monotonic()
-heartbeat.apply_async((key,), countdown=1)
+heartbeat_task.apply_async((key,), countdown=1)
 early = heartbeat_seen(key)
 while heartbeat_seen(key) is None and time.monotonic() - sent < 15:
     time.sleep(0.05)

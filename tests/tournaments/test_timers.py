@@ -60,7 +60,7 @@ def test_the_timer_tasks_retry_transient_database_faults():
 
     from games.errors import TableBusy
 
-    for task in (tasks.fill_with_bots, tasks.table_step):
+    for task in (tasks.fill_with_bots_task, tasks.table_step_task):
         assert OperationalError in task.autoretry_for and TableBusy in task.autoretry_for
 
 

@@ -27,7 +27,7 @@ def on_round_over(sender: Any, table_id: int, round_id: int, **kwargs: Any) -> N
     if link is None:
         return
     when = timezone.now() + timedelta(seconds=settings.ARENA_SUMMARY_SECONDS)
-    tasks.finish_table.apply_async((link, table_id), eta=when)
+    tasks.finish_table_task.apply_async((link, table_id), eta=when)
 
 
 def may_watch(sender: Any, table: Table, user: User, **kwargs: Any) -> bool | None:

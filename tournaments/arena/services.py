@@ -667,7 +667,7 @@ def _guarded(step: Any, what: str, tournament_id: int) -> int:
 
 def _enqueue_start(tournament: Tournament) -> None:
     """The start timer, carrying the time it expects."""
-    from tournaments.arena.tasks import arena_start as task  # the tasks import this module
+    from tournaments.arena.tasks import arena_start_task as task  # the tasks import this module
 
     assert tournament.starts_at is not None
     schedule(task, (tournament.pk, tournament.starts_at.isoformat()), tournament.starts_at)
@@ -675,13 +675,13 @@ def _enqueue_start(tournament: Tournament) -> None:
 
 def _enqueue_pair(tournament_id: int, eta: datetime | None = None) -> None:
     """The pairing timer (idempotent: it seats the queue it finds), now or at ``eta``."""
-    from tournaments.arena.tasks import arena_pair as task  # the tasks import this module
+    from tournaments.arena.tasks import arena_pair_task as task  # the tasks import this module
 
     schedule(task, (tournament_id,), eta)
 
 
 def _enqueue_end(tournament: Tournament) -> None:
     """The end timer, at the arena's end."""
-    from tournaments.arena.tasks import arena_end as task  # the tasks import this module
+    from tournaments.arena.tasks import arena_end_task as task  # the tasks import this module
 
     schedule(task, (tournament.pk,), tournament.ends_at)

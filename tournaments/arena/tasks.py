@@ -16,24 +16,24 @@ from tournaments.arena import services
 
 
 @shared_task(name="tournaments.arena_start", ignore_result=True, **RETRY)
-def arena_start(tournament_id: int, expected_starts_at: str) -> None:
+def arena_start_task(tournament_id: int, expected_starts_at: str) -> None:
     """The set time: the arena starts (or, with fewer than two players, is cancelled)."""
     services.start_when_due(tournament_id, expected_starts_at)
 
 
 @shared_task(name="tournaments.arena_pair", ignore_result=True, **RETRY)
-def arena_pair(tournament_id: int) -> None:
+def arena_pair_task(tournament_id: int) -> None:
     """Seat the queue as it stands (a join, a return, a board over, the short wait)."""
     services.pair(tournament_id)
 
 
 @shared_task(name="tournaments.arena_finish_table", ignore_result=True, **RETRY)
-def finish_table(tournament_id: int, table_id: int) -> None:
+def finish_table_task(tournament_id: int, table_id: int) -> None:
     """A board's summary has shown: its players go back to the queue."""
     services.finish_table(tournament_id, table_id)
 
 
 @shared_task(name="tournaments.arena_end", ignore_result=True, **RETRY)
-def arena_end(tournament_id: int) -> None:
+def arena_end_task(tournament_id: int) -> None:
     """The time is up: no more boards; the ranking once the boards in play finish."""
     services.end(tournament_id)

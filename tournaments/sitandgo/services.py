@@ -536,7 +536,7 @@ def sweep_sitandgos(grace: timedelta = timedelta(seconds=2)) -> int:
 
 def _enqueue_bots(tournament: Tournament) -> None:
     """The bots' timer, carrying the time it expects (a later registration moves it)."""
-    from tournaments.sitandgo.tasks import fill_with_bots as task  # the tasks import this
+    from tournaments.sitandgo.tasks import fill_with_bots_task as task  # the tasks import this
 
     assert tournament.bots_at is not None
     schedule(task, (tournament.pk, tournament.bots_at.isoformat()), tournament.bots_at)
@@ -544,6 +544,6 @@ def _enqueue_bots(tournament: Tournament) -> None:
 
 def _enqueue_table_step(tournament: Tournament) -> None:
     """The table step after a settlement (idempotent: it works from the state it finds)."""
-    from tournaments.sitandgo.tasks import table_step as task  # the tasks import this
+    from tournaments.sitandgo.tasks import table_step_task as task  # the tasks import this
 
     schedule(task, (tournament.pk,))

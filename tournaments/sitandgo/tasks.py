@@ -17,12 +17,12 @@ from tournaments.sitandgo import services
 
 
 @shared_task(name="tournaments.fill_with_bots", ignore_result=True, **RETRY)
-def fill_with_bots(tournament_id: int, expected_bots_at: str) -> None:
+def fill_with_bots_task(tournament_id: int, expected_bots_at: str) -> None:
     """Bots take the free places and the tournament starts, if nobody registered since."""
     services.fill_with_bots(tournament_id, expected_bots_at)
 
 
 @shared_task(name="tournaments.table_step", ignore_result=True, **RETRY)
-def table_step(tournament_id: int) -> None:
+def table_step_task(tournament_id: int) -> None:
     """After a round settled: stand up who is out, balance, level and close tables."""
     services.table_step(tournament_id)

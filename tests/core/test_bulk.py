@@ -8,9 +8,9 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from core.bulk import update_each
 from games import services
 from games.models import Table
-from maubinh_site.bulk import update_each
 
 pytestmark = pytest.mark.django_db
 

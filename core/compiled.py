@@ -11,6 +11,13 @@ would.
 
 Only what the ORM does for a plain model queryset is supported: no ``values()``, no
 annotations, no prefetching; the compile refuses a queryset it cannot replay.
+
+It leans on Django's private API: ``get_related_populators`` and the steps of
+``ModelIterable.__iter__`` and ``SQLCompiler.results_iter`` it replays, as Django 5.2 has
+them. It is kept only with tests/core/test_compiled_on_this_django.py, which fails on any
+other Django (the version, those functions' signatures and steps), and checks that every
+compiled statement of a round builds the objects the ORM builds: on an upgrade, read
+Django's new code and bring this in line, or drop it for the plain ORM.
 """
 
 from __future__ import annotations

@@ -9,9 +9,9 @@ from django.db.transaction import TransactionManagementError
 from django.test.utils import CaptureQueriesContext
 
 from accounts.models import User
+from core.compiled import Compiled
 from games import services
 from games.models import Table
-from maubinh_site.compiled import Compiled
 
 pytestmark = pytest.mark.django_db
 

@@ -7,7 +7,7 @@ import re
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 
-from maubinh_site.env import env_float, env_int
+from core.env import env_float, env_int
 
 
 @pytest.mark.parametrize(
