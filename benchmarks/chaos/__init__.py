@@ -23,8 +23,8 @@ tournament of the run that is over, finished, cancelled or voided, no xu left in
 or in a decided prize hold: ``ended_pools_holding_xu``), nothing stuck (no
 deal or settlement at its tables for longer than the recovery bound plus one round waiting
 for an absent hand; an arena that far past its end not finished), nobody at two tables or
-in two live rounds at once, and the absent entrant's hands played for them (RULES.md
-section 8), never eliminated, never paired again once away.
+in two live rounds at once, and the absent entrant's hands played for them
+(docs/rules.md#timing), never eliminated, never paired again once away.
 
 The faults, in a seeded schedule with every kind at least once (``--faults-per-minute`` in
 all; none in the first ``--warmup`` or the last ``--tail`` seconds):

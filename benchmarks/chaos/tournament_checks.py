@@ -1,7 +1,7 @@
 """The invariants of a chaos run's tournaments, one function each (returning what it found
 broken): chips conserved at every observation, the pool netting to zero with its prizes
 paid exactly once, nothing stuck, nobody at two tables, an absent entrant's hands played
-for them (RULES.md section 8) and never eliminated or paired for it; and, for every
+for them (docs/rules.md#timing) and never eliminated or paired for it; and, for every
 tournament that is over, no xu left in its pool (``ended_pools_holding_xu``)."""
 
 from __future__ import annotations
