@@ -70,26 +70,6 @@ def round_submit(request: HttpRequest, round_id: int, body: Submission) -> Submi
     )
 
 
-@router.get(
-    "/rounds/{round_id}",
-    operation_id="round_get",
-    response={200: RoundFull, **ERRORS},
-    auth=Token("read", "play", "export"),
-)
-def round_get(request: HttpRequest, round_id: int) -> dict[str, Any]:
-    """One round: while it is played, what the table shows you (your cards only); once
-    settled, every hand and arrangement, the results per chi and pair, the ledger's
-    transfers and your postings, and the seeds to verify the deal (docs/protocol.md,
-    "Provably fair deals")."""
-    user = grant_of(request).user
-    round_ = history.viewable_round(user, _round_id(round_id))
-    if round_ is None:
-        raise ApiError(404, "not_found", _("This table or round does not exist."))
-    if round_.players.filter(user=user).exists():
-        game_services.heard_from_program(user)
-    return selectors.round_in_full(round_, user)
-
-
 class ExportFilters(Schema):
     since: datetime | None = None
     until: datetime | None = None
@@ -136,3 +116,23 @@ def rounds_export(request: HttpRequest, filters: Query[ExportFilters]) -> Stream
             yield json.dumps(line, ensure_ascii=False).encode() + b"\n"
 
     return StreamingHttpResponse(lines(), content_type="application/x-ndjson")
+
+
+@router.get(
+    "/rounds/{round_id}",
+    operation_id="round_get",
+    response={200: RoundFull, **ERRORS},
+    auth=Token("read", "play", "export"),
+)
+def round_get(request: HttpRequest, round_id: int) -> dict[str, Any]:
+    """One round: while it is played, what the table shows you (your cards only); once
+    settled, every hand and arrangement, the results per chi and pair, the ledger's
+    transfers and your postings, and the seeds to verify the deal (docs/protocol.md,
+    "Provably fair deals")."""
+    user = grant_of(request).user
+    round_ = history.viewable_round(user, _round_id(round_id))
+    if round_ is None:
+        raise ApiError(404, "not_found", _("This table or round does not exist."))
+    if round_.players.filter(user=user).exists():
+        game_services.heard_from_program(user)
+    return selectors.round_in_full(round_, user)
