@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from django.http import HttpRequest, StreamingHttpResponse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from ninja import Query, Router, Schema
 
@@ -25,6 +26,18 @@ from games.selectors.engine import is_foul_arrangement
 router = Router(tags=["rounds"])
 
 EXPORT_MAX = 10_000
+
+
+def _utc(value: datetime | None) -> datetime | None:
+    """A time of any offset (or none: Vietnam's) in UTC, as the database keeps it."""
+    if value is None:
+        return None
+    try:
+        if timezone.is_naive(value):
+            value = timezone.make_aware(value)
+        return value.astimezone(UTC)
+    except (OverflowError, ValueError):
+        raise ApiError(400, "malformed", _("That time is out of range.")) from None
 
 
 def _round_id(value: int) -> int:
@@ -103,8 +116,8 @@ def rounds_export(request: HttpRequest, filters: Query[ExportFilters]) -> Stream
     user = grant_of(request).user
     rows = selectors.exported_rounds(
         user,
-        since=filters.since,
-        until=filters.until,
+        since=_utc(filters.since),
+        until=_utc(filters.until),
         table=filters.table if filters.table is None or 0 < filters.table < 2**63 else -1,
         preset=filters.preset,
         rated=filters.rated,

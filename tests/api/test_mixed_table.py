@@ -68,7 +68,8 @@ def _shape(round_: Round) -> list[tuple[str, int, str, str]]:
 
     return [
         (t.kind, t.amount, name(t.debit.key), name(t.credit.key))
-        for t in Transfer.objects.filter(round_id=round_.pk).select_related("debit", "credit")
+        for t in Transfer.objects.filter(round_id=round_.pk)
+        .select_related("debit", "credit")
         .order_by("pk")
     ]
 
