@@ -9,9 +9,9 @@ from typing import Any
 from django.http import HttpRequest
 from ninja import Router
 
-from api.root import Token, grant_of
 from api.errors import ApiError
 from api.operations.account import ERRORS
+from api.root import Token, grant_of
 from api.schemas import DailyHand, DailySubmission
 from practice import selectors as practice_selectors
 from practice import services as practice_services

@@ -14,9 +14,9 @@ from django.utils.translation import gettext as _
 from ninja import Query, Router, Schema
 
 from api import selectors
-from api.root import Token, grant_of
 from api.errors import ApiError
 from api.operations.account import ERRORS
+from api.root import Token, grant_of
 from api.schemas import RoundFull, Submission, SubmitAnswer
 from games import services as game_services
 from games.models import Round

@@ -11,9 +11,9 @@ from django.http import HttpRequest
 from django.utils.translation import gettext as _
 from ninja import Query, Router, Schema, Status
 
-from api.root import Token, grant_of
 from api.errors import ApiError
 from api.operations.account import ERRORS
+from api.root import Token, grant_of
 from api.schemas import CreatedTable, LeaveAnswer, NewTable, SitAnswer, SitRequest, TablePage
 from games import selectors as game_selectors
 from games import services as game_services

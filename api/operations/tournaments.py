@@ -9,9 +9,9 @@ from django.http import HttpRequest
 from django.utils.translation import gettext as _
 from ninja import Router
 
-from api.root import Token, grant_of
 from api.errors import ApiError
 from api.operations.account import ERRORS
+from api.root import Token, grant_of
 from api.schemas import EntryAnswer, TournamentList
 from tournaments import selectors as tournament_selectors
 from tournaments import services as tournament_services

@@ -19,8 +19,8 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from api import services
-from api.root import api
 from api.models import Scope
+from api.root import api
 from games import services as game_services
 from games.models import Table
 
