@@ -49,15 +49,7 @@ from ledger.errors import InsufficientFunds
 from ledger.formats import Xu
 from tournaments import events, rules
 from tournaments.errors import TournamentError
-from tournaments.models import (
-    EndReason,
-    Entry,
-    EntryState,
-    Kind,
-    State,
-    Tournament,
-    TournamentTable,
-)
+from tournaments.models import EndReason, Entry, EntryState, Kind, State, Tournament
 
 logger = logging.getLogger(__name__)
 
@@ -92,9 +84,12 @@ def lock_open_tables(tournament_id: int, *, skip_locked: bool = False) -> list[T
     """Step 1 of the lock order: the tournament's tables not broken yet, ids ascending.
     ``games.errors.NotFound`` when one is gone, or (``skip_locked``) busy elsewhere."""
     table_ids = list(
-        TournamentTable.objects.filter(tournament_id=tournament_id, broken_at__isnull=True)
-        .order_by("table_id")
-        .values_list("table_id", flat=True)
+        Table.objects.filter(
+            tournament_table__tournament_id=tournament_id,
+            tournament_table__broken_at__isnull=True,
+        )
+        .order_by("pk")
+        .values_list("pk", flat=True)
     )
     return [games.lock_table(t, skip_locked=skip_locked) for t in table_ids]
 

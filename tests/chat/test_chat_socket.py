@@ -12,8 +12,8 @@ from django.utils import timezone
 from accounts import services as account_services
 from moderation import services as moderation
 from social import services as social
-from tests.support.live import MARKS, live_stack, servers_can_log_in
-from tests.support.wsclient import Player, login, run_async
+from tests.support.live import MARKS, connect_all, live_stack, servers_can_log_in
+from tests.support.wsclient import Player, run_async
 
 pytestmark = MARKS
 
@@ -36,15 +36,9 @@ def players(players, password):  # type: ignore[no-untyped-def]
 
 
 async def _connect(stack: Any, users: list[Any], password: str, table_id: int) -> list[Player]:
-    clients = []
-    for index, user in enumerate(users):
-        base = stack.bases[index % len(stack.bases)]  # spread over both servers
-        cookie = await asyncio.to_thread(login, base, user.username, password)
-        client = Player(base, cookie, table_id, user.username)
-        await client.connect()
-        await client.wait_for(lambda m: m["type"] == "chat_state")
-        clients.append(client)
-    return clients
+    return await connect_all(
+        stack, users, password, table_id, ready=lambda m: m["type"] == "chat_state"
+    )
 
 
 def _said(text: str) -> Any:

@@ -43,19 +43,7 @@ def _table(host, **rules):  # type: ignore[no-untyped-def]
     )
 
 
-async def _connect(stack, users, password, table_id):  # type: ignore[no-untyped-def]
-    clients = []
-    for index, user in enumerate(users):
-        base = stack.bases[index % len(stack.bases)]  # players spread over both servers
-        client = Player(
-            base,
-            await asyncio.to_thread(login, base, user.username, password),
-            table_id,
-            user.username,
-        )
-        await client.connect()
-        clients.append(client)
-    return clients
+_connect = live.connect_all  # players spread over both servers
 
 
 async def _lobby(base):  # type: ignore[no-untyped-def]

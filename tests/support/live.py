@@ -3,9 +3,10 @@ on the test PostgreSQL database and the test Redis."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import subprocess
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -16,6 +17,7 @@ from django.contrib.auth.hashers import make_password
 
 from tests.support.processes import celery_worker, daphne, site_env, stop
 from tests.support.services import TEST_REDIS_URL
+from tests.support.wsclient import Player, login
 
 MARKS = [
     pytest.mark.postgres,
@@ -87,6 +89,27 @@ def live_stack(logs: Path, servers: int = 2) -> Iterator[Stack]:
         exits.enter_context(stack._exits)
         stack.start_worker("w1")
         yield stack
+
+
+async def connect_all(
+    stack: Stack,
+    users: list[Any],
+    password: str,
+    table_id: int,
+    ready: Callable[[dict[str, Any]], bool] | None = None,
+) -> list[Player]:
+    """Each user logged in and on the table's socket, spread over the servers in turn; with
+    ``ready``, each waits for a message it matches before the next one connects."""
+    clients = []
+    for index, user in enumerate(users):
+        base = stack.bases[index % len(stack.bases)]
+        cookie = await asyncio.to_thread(login, base, user.username, password)
+        client = Player(base, cookie, table_id, user.username)
+        await client.connect()
+        if ready is not None:
+            await client.wait_for(ready)
+        clients.append(client)
+    return clients
 
 
 # Table talk is not table state: its messages carry no version (docs/protocol.md).
