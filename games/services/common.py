@@ -53,28 +53,34 @@ def _table_lock(skip_locked: bool) -> Compiled[Table]:
     return Compiled(build)
 
 
-def _round_table_lock(skip_locked: bool) -> Compiled[Table]:
-    """The lock of lock_table, on the table a round is played at (the timers know the round)."""
+def _round_lock(skip_locked: bool, by_table: bool) -> Compiled[Round]:
+    """The lock of lock_table and the round's lock in one statement, the round with its
+    table (and the table's host) in hand: a step's first round trip.
 
-    def build(round_id: int) -> QuerySet[Table]:
-        locking = Table.objects.select_for_update(
-            of=("self",), skip_locked=skip_locked, no_key=True
+    ``FOR NO KEY UPDATE OF`` the table, then the round: PostgreSQL locks each row the join
+    returns in that order, the table first as every other command of the table does, so
+    the two locks cannot deadlock with a command that takes them one at a time. Both rows
+    are locked, so a statement that waited for either sees both as the holder left them
+    (a row merely joined would be its version from before the wait). ``by_table``: the
+    round must be this table's (a table's socket names its table)."""
+
+    def build(round_id: int, table_id: int | None = None) -> QuerySet[Round]:
+        locking = Round.objects.select_for_update(
+            of=("table", "self"), skip_locked=skip_locked, no_key=True
         )
-        table_of_round = Round.objects.filter(pk=round_id).values("table_id")
-        return locking.select_related("host").filter(pk=Subquery(table_of_round))
+        rounds = locking.select_related("table__host").filter(pk=round_id)
+        return rounds.filter(table_id=table_id) if by_table else rounds
 
-    return Compiled(build)
+    return Compiled(build, arity=2 if by_table else 1)
 
 
 # Every step of every round starts with these locks: compiled once (maubinh_site.compiled).
 _LOCK_TABLE = {skip: _table_lock(skip) for skip in (False, True)}
-_LOCK_TABLE_OF_ROUND = {skip: _round_table_lock(skip) for skip in (False, True)}
-_LOCK_ROUND = Compiled(
-    lambda round_id, table_id: Round.objects.select_for_update().filter(
-        pk=round_id, table_id=table_id
-    ),
-    arity=2,
-)
+_LOCK_ROUND = {
+    (skip, by_table): _round_lock(skip, by_table)
+    for skip in (False, True)
+    for by_table in (False, True)
+}
 
 
 def _pk(value: Any) -> int:
@@ -215,25 +221,18 @@ def enqueue_advance(round_: Round) -> None:
 def lock_round(
     round_id: Any, table_id: int | None = None, *, skip_locked: bool = False
 ) -> tuple[Table, Round]:
-    """Lock the round's table, then the round. With ``table_id`` (a table's socket), a
-    round of another table is refused as not the caller's. ``skip_locked``: see lock_table."""
+    """Lock the round's table, then the round (one statement: ``_round_lock``). With
+    ``table_id`` (a table's socket), a round of another table is refused as not the
+    caller's. ``skip_locked``: see lock_table."""
     round_pk = _pk(round_id)
-    if table_id is None:
-        # The round's table, looked up inside the locking statement.
-        with busy_on_lock_timeout():
-            table = _LOCK_TABLE_OF_ROUND[skip_locked].first(round_pk)
-        if table is None:
-            raise NotFound()
-    else:
-        table = lock_table(table_id, skip_locked=skip_locked)
+    args = (round_pk,) if table_id is None else (round_pk, _pk(table_id))
     with busy_on_lock_timeout():
-        round_ = _LOCK_ROUND.first(round_pk, table.pk)
+        round_ = _LOCK_ROUND[skip_locked, table_id is not None].first(*args)
     if round_ is None:
-        if Round.objects.filter(pk=round_pk).exists():
+        if table_id is not None and not skip_locked and Round.objects.filter(pk=round_pk).exists():
             raise NotFound(_("You are not playing in this round."), code="not_in_round")
         raise NotFound()
-    round_.table = table  # the locked row: round_.table reads no second copy
-    return table, round_
+    return round_.table, round_
 
 
 def end_arranging_now(round_: Round) -> None:
