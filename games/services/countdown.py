@@ -188,7 +188,9 @@ def round_over(
         audience=audience,
         withheld=withheld,
     )
-    send_on_commit(round_settled, table_id=table.pk, round_id=event["round"])
+    send_on_commit(
+        round_settled, table_id=table.pk, round_id=event["round"], managed=table.is_managed
+    )
     if seated >= 2 and table.is_open:  # a closed table (an arena's, its board played) stops
         when = timezone.now() + timedelta(seconds=SUMMARY_SECONDS)
         set_start(table, when, taken=seated, writes=writes)
