@@ -24,6 +24,16 @@ def update_each(objs: Sequence[Model], fields: Sequence[str]) -> int:
     connection = connections[router.db_for_write(model)]
     if connection.vendor != "postgresql":
         return model._base_manager.bulk_update(objs, fields)
+    with connection.cursor() as cursor:
+        cursor.execute(*update_statement(connection, model, fields, objs))
+        return int(cursor.rowcount)
+
+
+def update_statement(
+    connection: Any, model: type[Model], fields: Sequence[str], objs: Sequence[Model]
+) -> tuple[str, list[Any]]:
+    """The ``UPDATE … FROM (VALUES …)`` of ``update_each`` (PostgreSQL), as SQL and
+    parameters: also a part of a larger statement (games.services.writes)."""
     meta = model._meta
     pk: Any = meta.pk
     targets: list[Any] = [meta.get_field(name) for name in fields]
@@ -41,10 +51,8 @@ def update_each(objs: Sequence[Model], fields: Sequence[str]) -> int:
         for f in [pk, *targets]
     ]
     table = quote(meta.db_table)
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"UPDATE {table} SET {assignments} FROM (VALUES {', '.join([row] * len(objs))})"
-            f" AS v({names}) WHERE {table}.{quote(pk.column)} = v.{quote(pk.column)}",
-            params,
-        )
-        return int(cursor.rowcount)
+    return (
+        f"UPDATE {table} SET {assignments} FROM (VALUES {', '.join([row] * len(objs))})"
+        f" AS v({names}) WHERE {table}.{quote(pk.column)} = v.{quote(pk.column)}",
+        params,
+    )

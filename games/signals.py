@@ -12,7 +12,9 @@ round_dealt = Signal()
 """A round was dealt. Arguments: table_id, round_id, bot_ids (the bots dealt in)."""
 
 round_settled = Signal()
-"""A round was settled. Arguments: table_id, round_id."""
+"""A round was settled (or voided). Arguments: table_id, round_id, managed (whether the
+table belongs to the app that created it: ``Table.is_managed``; a receiver that only cares
+for such tables need not look the table up)."""
 
 
 seat_wanted = Signal()

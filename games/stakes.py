@@ -76,14 +76,17 @@ class XuStakes:
     def hold(self, table: Table, round_: Round, holds: Sequence[tuple[User, int]]) -> None:
         from ledger import services as ledger
 
-        ledger.hold_many(round_.pk, [(user, amount) for user, amount in holds if amount > 0])
+        # No savepoint of the ledger's own: a refused hold fails the deal, and a refused
+        # settlement rolls back to showdown.settle_or_void's savepoint (then voids).
+        held = [(user, amount) for user, amount in holds if amount > 0]
+        ledger.hold_many(round_.pk, held, savepoint=False)
 
     def settle(
         self, table: Table, round_: Round, players: Sequence[RoundPlayer], deltas: Mapping[int, int]
     ) -> int:
         from ledger import services as ledger
 
-        return ledger.settle_round(round_.pk, deltas).fee
+        return ledger.settle_round(round_.pk, deltas, savepoint=False).fee
 
     def void(self, table: Table, round_: Round) -> int | None:
         from ledger import services as ledger

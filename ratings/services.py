@@ -66,8 +66,8 @@ def rate_round(table: Table, round_: Round, players: list[RoundPlayer]) -> dict[
     Every player dealt in is rated on their result, including one who left or whose hand
     was played for them at the deadline. Rounds with a bot are not rated, nor a
     tournament's rounds (docs/ratings.md).
-    Three statements: lock (or create) the players' ratings, record the changes (once per
-    round: unique on round and player), store the new ratings.
+    Two statements on PostgreSQL: lock (or create) the players' ratings; record the changes
+    (once per round: unique on round and player) and store the new ratings.
     """
     if table.is_managed:
         return {"rated": False, "reason": Unrated.TOURNAMENT, "players": {}}
@@ -103,17 +103,13 @@ def rate_round(table: Table, round_: Round, players: list[RoundPlayer]) -> dict[
                 created_at=now,
             )
         )
-    recorded = _record_changes(changes)
-    if not recorded:
-        logger.warning("round %s was rated already: not rated again", round_.pk)
-        return {"rated": True, "reason": "", "players": {}}
-    changes = [c for c in changes if c.user_id in recorded]
     ratings = []
     for c in changes:
         pk, _mu, _sigma, rounds = current[c.user_id]
         ratings.append(
             Rating(
                 pk=pk,
+                user_id=c.user_id,
                 mu=c.mu_after,
                 sigma=c.sigma_after,
                 display=c.display_after,
@@ -121,7 +117,11 @@ def rate_round(table: Table, round_: Round, players: list[RoundPlayer]) -> dict[
                 updated_at=now,
             )
         )
-    update_each(ratings, ["mu", "sigma", "display", "rounds", "updated_at"])
+    recorded = _record_and_store(changes, ratings)
+    if not recorded:
+        logger.warning("round %s was rated already: not rated again", round_.pk)
+        return {"rated": True, "reason": "", "players": {}}
+    changes = [c for c in changes if c.user_id in recorded]
     return {
         "rated": True,
         "reason": "",
@@ -152,20 +152,48 @@ def _lock_ratings(preset: str, user_ids: list[int]) -> dict[int, tuple[int, floa
         return {user_id: (pk, mu, sigma, rounds) for pk, user_id, mu, sigma, rounds in db}
 
 
-def _record_changes(changes: list[RatingChange]) -> set[int]:
-    """Insert the round's changes; the players whose change was new (none if the round
-    was rated already)."""
-    table = RatingChange._meta.db_table
-    columns = [
-        "round_id", "user_id", "preset", "rank", "mu_before", "sigma_before", "mu_after",
-        "sigma_after", "display_before", "display_after", "created_at",
-    ]  # fmt: skip
-    values = ", ".join(["(" + ", ".join(["%s"] * len(columns)) + ")"] * len(changes))
-    params = [getattr(c, column) for c in changes for column in columns]
+_CHANGE_COLUMNS = [
+    "round_id", "user_id", "preset", "rank", "mu_before", "sigma_before", "mu_after",
+    "sigma_after", "display_before", "display_after", "created_at",
+]  # fmt: skip
+
+
+def _changes_sql(changes: list[RatingChange]) -> tuple[str, list[Any]]:
+    """The INSERT of the round's changes, returning the players whose change was new."""
+    values = ", ".join(["(" + ", ".join(["%s"] * len(_CHANGE_COLUMNS)) + ")"] * len(changes))
+    return (
+        f"INSERT INTO {RatingChange._meta.db_table} ({', '.join(_CHANGE_COLUMNS)}) "
+        f"VALUES {values} ON CONFLICT (round_id, user_id) DO NOTHING RETURNING user_id",
+        [getattr(c, column) for c in changes for column in _CHANGE_COLUMNS],
+    )
+
+
+def _record_and_store(changes: list[RatingChange], ratings: list[Rating]) -> set[int]:
+    """Insert the round's changes and store the new ratings of the players whose change
+    was new (on PostgreSQL in one statement); those players (none if the round was rated
+    already)."""
+    insert, params = _changes_sql(changes)
+    if connection.vendor != "postgresql":
+        with connection.cursor() as db:
+            db.execute(insert, params)
+            recorded = {user_id for (user_id,) in db}
+        fields = ["mu", "sigma", "display", "rounds", "updated_at"]
+        update_each([r for r in ratings if r.user_id in recorded], fields)
+        return recorded
+    stored = ["id", "user_id", "mu", "sigma", "display", "rounds", "updated_at"]
+    rows = ", ".join(["(" + ", ".join(["%s"] * len(stored)) + ")"] * len(ratings))
+    params += [getattr(r, column) for r in ratings for column in stored]
+    rating = Rating._meta.db_table
+    # The VALUES columns take their types from the literals: each is cast where assigned.
     with connection.cursor() as db:
         db.execute(
-            f"INSERT INTO {table} ({', '.join(columns)}) VALUES {values} "
-            "ON CONFLICT (round_id, user_id) DO NOTHING RETURNING user_id",
+            f"WITH recorded AS ({insert}) "
+            f"UPDATE {rating} SET mu = v.mu::double precision, "
+            "sigma = v.sigma::double precision, display = v.display::integer, "
+            "rounds = v.rounds::integer, updated_at = v.updated_at::timestamptz "
+            f"FROM (VALUES {rows}) AS v({', '.join(stored)}) "
+            f"WHERE {rating}.id = v.id AND v.user_id IN (SELECT user_id FROM recorded) "
+            "RETURNING v.user_id",
             params,
         )
         return {user_id for (user_id,) in db}

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import secrets
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
@@ -23,6 +22,7 @@ from games.errors import NotFound, TableBusy
 from games.models import Round, RoundEvent, Table
 from games.selectors.payloads import lobby_row
 from games.selectors.private import may_enter
+from games.services.writes import Writes, log_statement
 
 
 def new_server_seed() -> str:
@@ -53,28 +53,34 @@ def _table_lock(skip_locked: bool) -> Compiled[Table]:
     return Compiled(build)
 
 
-def _round_table_lock(skip_locked: bool) -> Compiled[Table]:
-    """The lock of lock_table, on the table a round is played at (the timers know the round)."""
+def _round_lock(skip_locked: bool, by_table: bool) -> Compiled[Round]:
+    """The lock of lock_table and the round's lock in one statement, the round with its
+    table (and the table's host) in hand: a step's first round trip.
 
-    def build(round_id: int) -> QuerySet[Table]:
-        locking = Table.objects.select_for_update(
-            of=("self",), skip_locked=skip_locked, no_key=True
+    ``FOR NO KEY UPDATE OF`` the table, then the round: PostgreSQL locks each row the join
+    returns in that order, the table first as every other command of the table does, so
+    the two locks cannot deadlock with a command that takes them one at a time. Both rows
+    are locked, so a statement that waited for either sees both as the holder left them
+    (a row merely joined would be its version from before the wait). ``by_table``: the
+    round must be this table's (a table's socket names its table)."""
+
+    def build(round_id: int, table_id: int = 0) -> QuerySet[Round]:
+        locking = Round.objects.select_for_update(
+            of=("table", "self"), skip_locked=skip_locked, no_key=True
         )
-        table_of_round = Round.objects.filter(pk=round_id).values("table_id")
-        return locking.select_related("host").filter(pk=Subquery(table_of_round))
+        rounds = locking.select_related("table__host").filter(pk=round_id)
+        return rounds.filter(table_id=table_id) if by_table else rounds
 
-    return Compiled(build)
+    return Compiled(build, arity=2 if by_table else 1)
 
 
 # Every step of every round starts with these locks: compiled once (core.compiled).
 _LOCK_TABLE = {skip: _table_lock(skip) for skip in (False, True)}
-_LOCK_TABLE_OF_ROUND = {skip: _round_table_lock(skip) for skip in (False, True)}
-_LOCK_ROUND = Compiled(
-    lambda round_id, table_id: Round.objects.select_for_update().filter(
-        pk=round_id, table_id=table_id
-    ),
-    arity=2,
-)
+_LOCK_ROUND = {
+    (skip, by_table): _round_lock(skip, by_table)
+    for skip in (False, True)
+    for by_table in (False, True)
+}
 
 
 def _pk(value: Any) -> int:
@@ -111,9 +117,14 @@ def busy_on_lock_timeout() -> Iterator[None]:
         raise
 
 
-def bump(table: Table, *fields: str) -> int:
-    """Count one visible change of the table; every public event carries the new version."""
+def bump(table: Table, *fields: str, writes: Writes | None = None) -> int:
+    """Count one visible change of the table; every public event carries the new version.
+
+    ``writes``: saved with the step's last writes (games.services.writes), not now."""
     table.version += 1
+    if writes is not None:
+        writes.update([table], ["version", *fields])
+        return table.version
     # Not table.save(update_fields=…): compiling that UPDATE, at every step of every
     # round, cost more CPU than sending this one (docs/deploy.md, the cost of one round).
     update_each([table], ["version", *fields])
@@ -144,8 +155,15 @@ def table_event(
         events.to_lobby({"type": "table", "table": lobby_row(table, taken=taken, state=state)})
 
 
-def log(round_: Round, kind: str, data: dict[str, Any], user: User | None = None) -> None:
-    log_many(round_, [(kind, data, user)])
+def log(
+    round_: Round,
+    kind: str,
+    data: dict[str, Any],
+    user: User | None = None,
+    *,
+    writes: Writes | None = None,
+) -> None:
+    log_many(round_, [(kind, data, user)], writes=writes)
 
 
 def log_many(
@@ -153,20 +171,25 @@ def log_many(
     entries: list[tuple[str, dict[str, Any], User | None]],
     *,
     first: bool = False,
+    writes: Writes | None = None,
 ) -> None:
-    """Append entries to the round log in one INSERT, numbered after the last one.
+    """Append entries to the round log in one INSERT, numbered after the last one
+    (``writes``: with the step's last writes, games.services.writes).
 
     The numbers are computed inside the INSERT (one round trip, however many entries):
     the table lock held by every caller keeps two writers from taking the same number.
     ``first``: the round has no entry yet (its deal), so the numbering starts at 1 unread
     (where the ORM writes the log; PostgreSQL's statement reads the empty range anyway).
     """
+    if writes is not None:
+        writes.log(round_, entries, first=first)
+        return
     if connection.vendor == "postgresql":
         # The log is written at every step of every round: a statement written once costs
         # a fraction of the CPU the ORM spends compiling a subquery per entry (or, at the
         # deal, building its bulk INSERT).
         with connection.cursor() as cursor:
-            cursor.execute(_LOG_SQL, _log_params(round_, entries))
+            cursor.execute(*log_statement(round_, entries))
         return
     if first:
         seqs: list[Any] = list(range(1, len(entries) + 1))
@@ -177,29 +200,6 @@ def log_many(
         RoundEvent(round=round_, seq=seq, kind=kind, user=user, data=data)
         for seq, (kind, data, user) in zip(seqs, entries, strict=True)
     )
-
-
-_LOG_SQL = """
-    INSERT INTO games_roundevent (round_id, seq, kind, user_id, data, created_at)
-    SELECT %(round)s, last.seq + entry.n, entry.kind, entry.user_id, entry.data, %(now)s
-    FROM unnest(%(kinds)s::text[], %(users)s::bigint[], %(data)s::jsonb[])
-        WITH ORDINALITY AS entry (kind, user_id, data, n)
-    CROSS JOIN (
-        SELECT COALESCE(MAX(seq), 0) AS seq FROM games_roundevent WHERE round_id = %(round)s
-    ) AS last
-"""
-
-
-def _log_params(
-    round_: Round, entries: list[tuple[str, dict[str, Any], User | None]]
-) -> dict[str, Any]:
-    return {
-        "round": round_.pk,
-        "now": timezone.now(),
-        "kinds": [kind for kind, _data, _user in entries],
-        "users": [user.pk if user is not None else None for _kind, _data, user in entries],
-        "data": [json.dumps(data) for _kind, data, _user in entries],
-    }
 
 
 def enqueue_advance(round_: Round) -> None:
@@ -215,35 +215,32 @@ def enqueue_advance(round_: Round) -> None:
 def lock_round(
     round_id: Any, table_id: int | None = None, *, skip_locked: bool = False
 ) -> tuple[Table, Round]:
-    """Lock the round's table, then the round. With ``table_id`` (a table's socket), a
-    round of another table is refused as not the caller's. ``skip_locked``: see lock_table."""
+    """Lock the round's table, then the round (one statement: ``_round_lock``). With
+    ``table_id`` (a table's socket), a round of another table is refused as not the
+    caller's. ``skip_locked``: see lock_table."""
     round_pk = _pk(round_id)
-    if table_id is None:
-        # The round's table, looked up inside the locking statement.
-        with busy_on_lock_timeout():
-            table = _LOCK_TABLE_OF_ROUND[skip_locked].first(round_pk)
-        if table is None:
-            raise NotFound()
-    else:
-        table = lock_table(table_id, skip_locked=skip_locked)
+    args = (round_pk,) if table_id is None else (round_pk, _pk(table_id))
     with busy_on_lock_timeout():
-        round_ = _LOCK_ROUND.first(round_pk, table.pk)
+        round_ = _LOCK_ROUND[skip_locked, table_id is not None].first(*args)
     if round_ is None:
-        if Round.objects.filter(pk=round_pk).exists():
+        if table_id is not None and not skip_locked and Round.objects.filter(pk=round_pk).exists():
             raise NotFound(_("You are not playing in this round."), code="not_in_round")
         raise NotFound()
-    round_.table = table  # the locked row: round_.table reads no second copy
-    return table, round_
+    return round_.table, round_
 
 
-def end_arranging_now(round_: Round) -> None:
+def end_arranging_now(round_: Round, *, writes: Writes | None = None) -> None:
     """Everyone still playing has submitted: the showdown starts at once.
 
     It starts through the same timer task as at the deadline (now due), so the last
     submission stays as quick as the others and the showdown has one code path.
+    ``writes``: the deadline is saved with the step's last writes.
     """
     round_.deadline = timezone.now()
-    round_.save(update_fields=["deadline"])
+    if writes is not None:
+        writes.update([round_], ["deadline"])
+    else:
+        round_.save(update_fields=["deadline"])
     enqueue_advance(round_)
 
 

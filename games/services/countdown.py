@@ -16,6 +16,7 @@ from games.models import Round, Table
 from games.selectors.presence import online_users
 from games.selectors.rounds import active_round, latest_round
 from games.services.common import bump, table_event
+from games.services.writes import Writes
 from games.signals import round_settled, send_on_commit
 
 SUMMARY_SECONDS = settings.TABLE_SUMMARY_SECONDS
@@ -131,13 +132,19 @@ def _turns(rate: float) -> tuple[int, timedelta]:
 
 
 def set_start(
-    table: Table, when: datetime, *, taken: int | None = None, extra: dict[str, Any] | None = None
+    table: Table,
+    when: datetime,
+    *,
+    taken: int | None = None,
+    extra: dict[str, Any] | None = None,
+    writes: Writes | None = None,
 ) -> None:
     """Count down to a deal at ``when`` (paced); ``extra``: more for the countdown event
-    (games.services.between: who is ready, who asked to wait)."""
+    (games.services.between: who is ready, who asked to wait); ``writes``: the step's last
+    writes (games.services.writes), which save the countdown."""
     when = paced(table, when)
     table.start_at = when
-    bump(table, "start_at")
+    bump(table, "start_at", writes=writes)
     table_event(
         table,
         {"type": "countdown", "start_at": when.isoformat(), **(extra or {})},
@@ -164,9 +171,10 @@ def round_over(
     *,
     audience: list[int] | None = None,
     withheld: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
+    writes: Writes | None = None,
 ) -> None:
     """A round has ended (settled or voided): tell the table and the lobby, let what follows
-    a round (bots tidying up, the next countdown) follow."""
+    a round (bots tidying up, the next countdown) follow. ``writes``: see set_start."""
     seated = table.seat_set.count()
     # Two visible changes, the round's end and (with two seated) the next countdown, each
     # with its own version; one UPDATE saves both (the countdown's bump, or the one here).
@@ -180,8 +188,13 @@ def round_over(
         audience=audience,
         withheld=withheld,
     )
-    send_on_commit(round_settled, table_id=table.pk, round_id=event["round"])
+    send_on_commit(
+        round_settled, table_id=table.pk, round_id=event["round"], managed=table.is_managed
+    )
     if seated >= 2 and table.is_open:  # a closed table (an arena's, its board played) stops
-        set_start(table, timezone.now() + timedelta(seconds=SUMMARY_SECONDS), taken=seated)
+        when = timezone.now() + timedelta(seconds=SUMMARY_SECONDS)
+        set_start(table, when, taken=seated, writes=writes)
+    elif writes is not None:
+        writes.update([table], ["version"])
     else:
         table.save(update_fields=["version"])

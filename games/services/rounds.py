@@ -15,7 +15,6 @@ from django.utils.translation import gettext_lazy as _
 from accounts.errors import SeatRefused
 from accounts.models import User
 from accounts.services import ensure_can_sit
-from core.bulk import update_each
 from core.logcontext import log_context
 from games import events
 from games.errors import NotFound, RoundError, StaleVersion
@@ -52,6 +51,7 @@ from games.services.countdown import enqueue_start, late_turn, set_start
 from games.services.presence import away_players
 from games.services.private import ensure_hosted
 from games.services.seats import remove_seat
+from games.services.writes import Writes, one_statement
 from games.signals import round_dealt, send_on_commit
 from games.stakes import for_table
 
@@ -173,54 +173,57 @@ def deal(table: Table, latest: Round | None) -> Round | None:
         seed, server_seed, client_seeds = board.seed, "", [board.client_seed]
     hands = deal_from_seeds(seed, client_seeds, len(playing))
     table.next_board = None
-    version = bump(table, "start_at", "next_board")
-    round_ = Round.objects.create(
-        table=table,
-        number=(latest.number if latest is not None else 0) + 1,
-        state=RoundState.ARRANGING,
-        phase=1,
-        dealt_version=version,
-        rules_json=rules.to_dict(),
-        stake=table.stake,
-        server_seed=server_seed,
-        server_seed_hash=commitment(seed),
-        client_seeds=client_seeds,
-        board=board,
-        deadline=now + timedelta(seconds=rules.arrange_seconds),
-    )
-    with log_context(table=table.pk, round=round_.pk):
-        n = len(playing)
-        players: list[RoundPlayer] = []
-        for seat, hand in zip(playing, hands, strict=True):
-            held = hold_amount(rules, table.stake, balances[seat.user_id], n)
-            players.append(
-                RoundPlayer(
-                    round=round_,
-                    user=seat.user,
-                    position=seat.position,
-                    cards=format_cards(hand),
-                    hold=held,
-                    cap=held // (n - 1),
-                )
-            )
-        stakes.hold(table, round_, [(p.user, p.hold) for p in players])
-        RoundPlayer.objects.bulk_create(players)
-        deal = {
-            "commitment": round_.server_seed_hash,
-            "client_seeds": client_seeds,
-            **duplicate_fields(board),
-            "players": [
-                {"user": p.user_id, "position": p.position, "hold": p.hold, "cap": p.cap}
-                for p in players
-            ],
-        }
-        log_many(
-            round_,
-            [("deal", deal, None)]
-            + [("cards", {"position": p.position, "cards": p.cards}, p.user) for p in players],
-            first=True,
+    # The players, the round log and the new version go in one statement (one_statement).
+    with one_statement() as writes:
+        version = bump(table, "start_at", "next_board", writes=writes)
+        round_ = Round.objects.create(
+            table=table,
+            number=(latest.number if latest is not None else 0) + 1,
+            state=RoundState.ARRANGING,
+            phase=1,
+            dealt_version=version,
+            rules_json=rules.to_dict(),
+            stake=table.stake,
+            server_seed=server_seed,
+            server_seed_hash=commitment(seed),
+            client_seeds=client_seeds,
+            board=board,
+            deadline=now + timedelta(seconds=rules.arrange_seconds),
         )
-        logger.info("dealt to %d players", n)
+        with log_context(table=table.pk, round=round_.pk):
+            n = len(playing)
+            players: list[RoundPlayer] = []
+            for seat, hand in zip(playing, hands, strict=True):
+                held = hold_amount(rules, table.stake, balances[seat.user_id], n)
+                players.append(
+                    RoundPlayer(
+                        round=round_,
+                        user=seat.user,
+                        position=seat.position,
+                        cards=format_cards(hand),
+                        hold=held,
+                        cap=held // (n - 1),
+                    )
+                )
+            stakes.hold(table, round_, [(p.user, p.hold) for p in players])
+            writes.insert(players)
+            deal = {
+                "commitment": round_.server_seed_hash,
+                "client_seeds": client_seeds,
+                **duplicate_fields(board),
+                "players": [
+                    {"user": p.user_id, "position": p.position, "hold": p.hold, "cap": p.cap}
+                    for p in players
+                ],
+            }
+            log_many(
+                round_,
+                [("deal", deal, None)]
+                + [("cards", {"position": p.position, "cards": p.cards}, p.user) for p in players],
+                first=True,
+                writes=writes,
+            )
+            logger.info("dealt to %d players", n)
     table_event(
         table,
         {
@@ -363,15 +366,19 @@ def submit_arrangement(
     player.arrangement = arrangement
     player.draft = player.arrangement  # the layout a reconnecting page restores
     player.submitted_at = timezone.now()
-    update_each([player], ["arrangement", "draft", "submitted_at"])  # see common.bump
     foul = is_foul_arrangement(round_.rules, player.arrangement)
-    log(
-        round_,
-        "submit",
-        {"position": player.position, "chi": player.arrangement, "foul": foul},
-        user,
-    )
-    bump(table)
+    with one_statement() as writes:  # the arrangement, its log entry, the version, the deadline
+        writes.update([player], ["arrangement", "draft", "submitted_at"])
+        log(
+            round_,
+            "submit",
+            {"position": player.position, "chi": player.arrangement, "foul": foul},
+            user,
+            writes=writes,
+        )
+        bump(table, writes=writes)
+        if all(p.submitted_at is not None for p in everyone if p.status == PlayerStatus.PLAYING):
+            end_arranging_now(round_, writes=writes)
     table_event(table, {"type": "submitted", "round": round_.pk, "position": player.position})
     events.to_player(
         table.pk,
@@ -385,8 +392,6 @@ def submit_arrangement(
             "foul": foul,
         },
     )
-    if all(p.submitted_at is not None for p in everyone if p.status == PlayerStatus.PLAYING):
-        end_arranging_now(round_)
     return player
 
 
@@ -413,7 +418,9 @@ def save_draft(
     return player
 
 
-def play_for_the_absent(round_: Round, players: Sequence[RoundPlayer]) -> list[RoundPlayer]:
+def play_for_the_absent(
+    round_: Round, players: Sequence[RoundPlayer], *, writes: Writes | None = None
+) -> list[RoundPlayer]:
     """At the deadline, arrange every hand not submitted in time, as the table's rules say.
 
     ``auto``: the last complete draft if it is not binh lủng, else the engine's best
@@ -434,7 +441,9 @@ def play_for_the_absent(round_: Round, players: Sequence[RoundPlayer]) -> list[R
             p.arrangement = [format_cards(part) for part in best[0].chi]
             p.auto_arranged = AutoArranged.ENGINE
         played.append(p)
-    if played:
+    if played and writes is not None:
+        writes.update(played, ["arrangement", "auto_arranged"])
+    elif played:
         RoundPlayer.objects.bulk_update(played, ["arrangement", "auto_arranged"])
     return played
 

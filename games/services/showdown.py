@@ -11,7 +11,6 @@ from django.db import InterfaceError, OperationalError, transaction
 from django.utils import timezone
 
 from accounts.models import User
-from core.bulk import update_each
 from core.logcontext import log_context
 from games import events
 from games.errors import NotFound
@@ -30,6 +29,7 @@ from games.services.common import bump, enqueue_advance, lock_round, log, log_ma
 from games.services.countdown import round_over
 from games.services.rounds import auto_arranged_entries, play_for_the_absent
 from games.services.voiding import VoidReason, void
+from games.services.writes import Writes, one_statement
 from games.signals import round_rating
 from games.stakes import for_table
 
@@ -41,21 +41,23 @@ def begin_showdown(table: Table, round_: Round) -> None:
     # Hands not submitted in time are played for their owners first (docs/rules.md#timing).
     # One read of the players serves both the hands played here and the settlement.
     players = round_players(round_)
-    played = play_for_the_absent(round_, players)
-    result = settle_round_result(round_, players=players)
-    round_.state = RoundState.SHOWDOWN
-    round_.revealed = 0 if result.has_instant else 1
-    round_.phase += 1
-    round_.deadline = timezone.now() + timedelta(seconds=rules.reveal_seconds)
-    round_.save(update_fields=["state", "revealed", "phase", "deadline"])
-    missing = [
-        p.position
-        for p in result.players
-        if p.status == PlayerStatus.PLAYING and p.submitted_at is None and not p.arrangement
-    ]
-    auto = {str(p.position): p.auto_arranged for p in result.players if p.auto_arranged}
-    showdown = ("showdown", {"unarranged": missing, "auto_arranged": auto}, None)
-    reveal(table, round_, result, log_first=[*auto_arranged_entries(played), showdown])
+    with one_statement() as writes:  # the hands played, the round, its log, the version
+        played = play_for_the_absent(round_, players, writes=writes)
+        result = settle_round_result(round_, players=players)
+        round_.state = RoundState.SHOWDOWN
+        round_.revealed = 0 if result.has_instant else 1
+        round_.phase += 1
+        round_.deadline = timezone.now() + timedelta(seconds=rules.reveal_seconds)
+        writes.update([round_], ["state", "revealed", "phase", "deadline"])
+        missing = [
+            p.position
+            for p in result.players
+            if p.status == PlayerStatus.PLAYING and p.submitted_at is None and not p.arrangement
+        ]
+        auto = {str(p.position): p.auto_arranged for p in result.players if p.auto_arranged}
+        showdown = ("showdown", {"unarranged": missing, "auto_arranged": auto}, None)
+        log_first = [*auto_arranged_entries(played), showdown]
+        reveal(table, round_, result, log_first=log_first, writes=writes)
     for p in played:  # each owner sees the hand played for them (others see it chi by chi)
         events.to_player(
             table.pk,
@@ -78,12 +80,13 @@ def reveal(
     result: RoundResult | None = None,
     *,
     log_first: Sequence[tuple[str, dict[str, Any], User | None]] = (),
+    writes: Writes,
 ) -> None:
     """Show the next chi; ``log_first``: round log entries that precede the reveal's (one
-    INSERT for them all)."""
+    INSERT for them all); ``writes``: the step's last writes, the log and version's too."""
     payload = reveal_payload(round_, result)
-    log_many(round_, [*log_first, ("reveal", {"revealed": round_.revealed}, None)])
-    bump(table)
+    log_many(round_, [*log_first, ("reveal", {"revealed": round_.revealed}, None)], writes=writes)
+    bump(table, writes=writes)
     # A duplicate board's cards go only to those who cannot be dealt it any more.
     audience = board_audience(round_)
     table_event(table, {"type": "reveal", **payload}, audience=audience, withheld=withheld_reveal)
@@ -116,8 +119,9 @@ def advance_round(
             round_.revealed += 1
             round_.phase += 1
             round_.deadline = timezone.now() + timedelta(seconds=round_.rules.reveal_seconds)
-            round_.save(update_fields=["revealed", "phase", "deadline"])
-            reveal(table, round_)
+            with one_statement() as writes:  # the round, its log, the version
+                writes.update([round_], ["revealed", "phase", "deadline"])
+                reveal(table, round_, writes=writes)
         elif round_.state == RoundState.SHOWDOWN:
             settle_or_void(table, round_)
     return round_
@@ -154,7 +158,6 @@ def settle(table: Table, round_: Round) -> None:
         p.units, p.xu = outcome.units, outcome.xu
     deltas = {p.user_id: p.xu or 0 for p in players}
     fee = for_table(table).settle(table, round_, players, deltas)
-    update_each(players, ["units", "xu"])
     round_.state = RoundState.SETTLED
     round_.phase += 1
     round_.deadline = None
@@ -165,22 +168,24 @@ def settle(table: Table, round_: Round) -> None:
     ):
         if response is not None:
             round_.ratings = response
-    round_.save(update_fields=["state", "phase", "deadline", "settled_at", "settlement", "ratings"])
-    log(
-        round_,
-        "settled",
-        {
+    # The results, the round, its log entry and the table's version: one statement.
+    with one_statement() as writes:
+        writes.update(players, ["units", "xu"])
+        fields = ["state", "phase", "deadline", "settled_at", "settlement", "ratings"]
+        writes.update([round_], fields)
+        entry = {
             "deltas": {str(k): v for k, v in deltas.items()},
             "transfers": round_transfer_ids(round_.pk),
             "fee": fee,
             "server_seed": round_.server_seed,
-        },
-    )
-    duplicate.round_finished(round_)
-    logger.info("settled")
-    round_over(
-        table,
-        {"type": "settled", **summary_payload(round_, players)},
-        audience=board_audience(round_),  # after round_finished: the board may be out now
-        withheld=withheld_summary,
-    )
+        }
+        log(round_, "settled", entry, writes=writes)
+        duplicate.round_finished(round_)
+        logger.info("settled")
+        round_over(
+            table,
+            {"type": "settled", **summary_payload(round_, players)},
+            audience=board_audience(round_),  # after round_finished: the board may be out now
+            withheld=withheld_summary,
+            writes=writes,
+        )

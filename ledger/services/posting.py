@@ -85,16 +85,19 @@ class Posted:
 USE_DATABASE_FUNCTION = True
 
 
-def post_transfers(legs: Sequence[Leg], *, open_round: int | None = None) -> list[Posted]:
+def post_transfers(
+    legs: Sequence[Leg], *, open_round: int | None = None, savepoint: bool = True
+) -> list[Posted]:
     """Post several transfers atomically: all of them or none. Repeated keys are idempotent.
 
     With `open_round`, new transfers are posted only while that round is open (holds).
+    `savepoint`: see `atomic_with_retry`.
     """
     _validate(legs)
     if _in_database() and not connection.in_atomic_block:
         # One statement is its own transaction: no BEGIN and COMMIT round trips.
         return retry_transient(lambda: _post_in_database(legs, open_round))
-    return atomic_with_retry(lambda: _post_locked(legs, open_round))
+    return atomic_with_retry(lambda: _post_locked(legs, open_round), savepoint=savepoint)
 
 
 def _in_database() -> bool:

@@ -4,11 +4,13 @@ releasing every hold when the round is voided (docs/ledger.md, "Rounds")."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from decimal import ROUND_FLOOR, Decimal
 from typing import Any
 
 from django.conf import settings
+from django.db import connection
 from django.utils.translation import gettext as _
 
 from ledger.errors import (
@@ -29,8 +31,12 @@ def hold(round_id: int, user: Any, amount: int) -> Transfer:
     return hold_many(round_id, [(user, amount)])[0]
 
 
-def hold_many(round_id: int, holds: Sequence[tuple[Any, int]]) -> list[Transfer]:
-    """Hold several players' stakes for one round at once: all of them or none."""
+def hold_many(
+    round_id: int, holds: Sequence[tuple[Any, int]], *, savepoint: bool = True
+) -> list[Transfer]:
+    """Hold several players' stakes for one round at once: all of them or none.
+
+    `savepoint=False`: the caller's transaction fails with a refusal (`atomic_with_retry`)."""
     if type(round_id) is not int:
         raise LedgerError("round_id must be an int")
     legs = [
@@ -46,7 +52,8 @@ def hold_many(round_id: int, holds: Sequence[tuple[Any, int]]) -> list[Transfer]
     ]
     if not legs:
         return []
-    return [posted.transfer for posted in post_transfers(legs, open_round=round_id)]
+    posted = post_transfers(legs, open_round=round_id, savepoint=savepoint)
+    return [one.transfer for one in posted]
 
 
 def fee_on_gain(gain: int, percent: Decimal) -> int:
@@ -65,13 +72,16 @@ def _normalized_deltas(deltas: Mapping[int, int], holds: Mapping[int, int]) -> d
     return dict(sorted(result.items(), key=lambda item: int(item[0])))
 
 
-def settle_round(round_id: int, deltas: Mapping[int, int]) -> RoundClosure:
+def settle_round(
+    round_id: int, deltas: Mapping[int, int], *, savepoint: bool = True
+) -> RoundClosure:
     """Pay out a round from its escrow in one transaction.
 
     `deltas` maps user id to the player's signed net xu for the round (sum zero; a loss
     never exceeds the hold; players who held but are missing count as zero). Each player
     gets back hold + delta, less the house fee on a gain. The escrow ends empty. Settling
     again with the same deltas returns the first settlement; different deltas are refused.
+    `savepoint=False`: the caller's transaction fails with a refusal (`atomic_with_retry`).
     """
     percent = Decimal(str(settings.HOUSE_FEE_PERCENT))
 
@@ -130,7 +140,7 @@ def settle_round(round_id: int, deltas: Mapping[int, int]) -> RoundClosure:
         _post_locked(legs)
         return _close(round_id, RoundOutcome.SETTLED, normalized, total_fee, str(percent))
 
-    return atomic_with_retry(run)
+    return atomic_with_retry(run, savepoint=savepoint)
 
 
 def release_round_holds(round_id: int) -> RoundClosure:
@@ -164,9 +174,46 @@ def release_round_holds(round_id: int) -> RoundClosure:
 def _close(
     round_id: int, outcome: str, deltas: dict[str, int], fee: int, percent: str
 ) -> RoundClosure:
+    """Close the round, refused unless its escrow is empty (on PostgreSQL one statement
+    checks and inserts)."""
+    closure = RoundClosure(
+        round_id=round_id, outcome=outcome, deltas=deltas, fee=fee, fee_percent=percent
+    )
+    if connection.vendor != "postgresql":
+        _refuse_unless_empty(round_id)
+        closure.save(force_insert=True)
+        return closure
+    with connection.cursor() as cursor:
+        cursor.execute(_CLOSE_SQL, [*_close_params(closure), escrow_key(round_id)])
+        row = cursor.fetchone()
+    if row is None:
+        _refuse_unless_empty(round_id)
+        raise LedgerError(f"round {round_id} has no escrow")  # it has: _lock_round opens it
+    closure.pk = row[0]
+    closure._state.adding = False
+    closure._state.db = connection.alias
+    return closure
+
+
+_CLOSE_SQL = """
+    INSERT INTO ledger_roundclosure (round_id, outcome, deltas, fee, fee_percent, created_at)
+    SELECT %s, %s, %s::jsonb, %s, %s, %s FROM ledger_account WHERE key = %s AND balance = 0
+    RETURNING id
+"""
+
+
+def _close_params(closure: RoundClosure) -> list[Any]:
+    return [
+        closure.round_id,
+        closure.outcome,
+        json.dumps(closure.deltas),
+        closure.fee,
+        closure.fee_percent,
+        closure.created_at,
+    ]
+
+
+def _refuse_unless_empty(round_id: int) -> None:
     escrow = Account.objects.get(key=escrow_key(round_id))
     if escrow.balance != 0:  # unreachable when holds and deltas were validated
         raise LedgerError(f"escrow of round {round_id} would keep {escrow.balance} xu")
-    return RoundClosure.objects.create(
-        round_id=round_id, outcome=outcome, deltas=deltas, fee=fee, fee_percent=percent
-    )

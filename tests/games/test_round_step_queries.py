@@ -4,12 +4,18 @@ The caps are the figures of benchmarks/bench_round_steps.py (the step's own stat
 on PostgreSQL), plus the SAVEPOINT and RELEASE each step's transaction becomes inside the
 test's transaction. A change that adds a query to a step fails here: make it cheaper, or
 raise the cap in the same commit and say why.
+
+Issue 28 asked for at most 45 queries a 4-player round; before it a round took 79 (deal
+11, each submission 6 and the last 7, showdown 6, each reveal 6, settlement 23 and 2 more
+after its commit). Where they went: docs/deploy.md, "The cost of one round".
 """
 
 import uuid
 from datetime import timedelta
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from games import services
@@ -20,15 +26,29 @@ pytestmark = [pytest.mark.django_db, pytest.mark.postgres]
 
 SAVEPOINT = 2
 """The step's own transaction inside the test's: SAVEPOINT and RELEASE."""
-RATING = 3
-"""A settlement between people rates them in three statements (ratings.services)."""
+RATING = 2
+"""A settlement between people rates them in two statements (ratings.services)."""
+
+DEAL = 7
+"""The table and its latest round, the seats, the balances, the round, the holds, and one
+statement for the players, their cards in the log and the table's version."""
+SUBMISSION = 3
+"""The locks (table and round, one statement), the players, and one statement for the
+arrangement, its log entry, the version (and, for the last one, the showdown's deadline)."""
+SHOWDOWN = REVEAL = 3
+"""The locks, the players, and one statement for the round, its log and the version."""
+SETTLEMENT = 13
+"""Without the ratings: the settlement's savepoint (2), the locks, the players with their
+users, the ledger (the escrow's lock, its closure, its holds, the payouts, the closure),
+the round's transfers, the balances and the seats for the summary, and one statement for
+the results, the round, its log and the version."""
 
 
 def _deal_to_four(players, table, django_assert_max_num_queries):  # type: ignore[no-untyped-def]
     for player in players:
         services.sit(player, table.pk)
     Table.objects.filter(pk=table.pk).update(start_at=timezone.now() - timedelta(seconds=1))
-    with django_assert_max_num_queries(11 + SAVEPOINT):
+    with django_assert_max_num_queries(DEAL + SAVEPOINT):
         round_ = services.start_round_when_due(table.pk)
     assert round_ is not None
     assert round_.players.count() == 4
@@ -47,55 +67,55 @@ def _submit(round_, rp, limit, django_assert_max_num_queries):  # type: ignore[n
         services.submit_arrangement(rp.user, round_.pk, chi, table_id=round_.table_id)
 
 
-def test_a_deal_to_four_players_takes_at_most_eleven_queries(
+def test_a_deal_to_four_players_takes_at_most_seven_queries(
     players, table, django_assert_max_num_queries
 ):
     _deal_to_four(players, table, django_assert_max_num_queries)
 
 
-def test_a_submission_takes_at_most_six_queries_and_the_last_one_seven(
+def test_a_submission_takes_at_most_three_queries_and_the_last_one_too(
     players, table, django_assert_max_num_queries
 ):
     round_ = _deal_to_four(players, table, django_assert_max_num_queries)
     *first, last = list(round_.players.select_related("user"))
     for rp in first:
-        _submit(round_, rp, 6 + SAVEPOINT, django_assert_max_num_queries)
-    _submit(round_, last, 7 + SAVEPOINT, django_assert_max_num_queries)
+        _submit(round_, rp, SUBMISSION + SAVEPOINT, django_assert_max_num_queries)
+    _submit(round_, last, SUBMISSION + SAVEPOINT, django_assert_max_num_queries)
     round_.refresh_from_db()
     assert round_.deadline is not None and round_.deadline <= timezone.now()
 
 
-def test_the_showdown_and_each_reveal_take_at_most_six_queries_and_the_settlement_23(
+def test_the_showdown_and_each_reveal_take_at_most_three_queries_and_the_settlement_15(
     players, table, django_assert_max_num_queries
 ):
     round_ = _deal_to_four(players, table, django_assert_max_num_queries)
     for rp in round_.players.select_related("user"):
         services.submit_arrangement(rp.user, round_.pk, naive_arrangement(rp.cards))
     phase = _due(round_).phase
-    with django_assert_max_num_queries(6 + SAVEPOINT):
+    with django_assert_max_num_queries(SHOWDOWN + SAVEPOINT):
         services.advance_round(round_.pk, RoundState.ARRANGING, phase)
     round_.refresh_from_db()
     while round_.revealed < 3:
         phase = _due(round_).phase
-        with django_assert_max_num_queries(6 + SAVEPOINT):
+        with django_assert_max_num_queries(REVEAL + SAVEPOINT):
             services.advance_round(round_.pk, RoundState.SHOWDOWN, phase)
         round_.refresh_from_db()
-    # settle_or_void's savepoint and the ledger's are the settlement's own statements.
-    # 20, and the ratings app's 3 in the same transaction (lock or create the players'
-    # ratings, record the round's changes, store the new ratings: docs/ratings.md).
+    # settle_or_void's savepoint is the settlement's own. 13, and the ratings app's 2 in
+    # the same transaction (lock or create the players' ratings; record the round's
+    # changes and store the new ratings: docs/ratings.md).
     phase = _due(round_).phase
-    with django_assert_max_num_queries(20 + RATING + SAVEPOINT):
+    with django_assert_max_num_queries(SETTLEMENT + RATING + SAVEPOINT):
         services.advance_round(round_.pk, RoundState.SHOWDOWN, phase)
     round_.refresh_from_db()
     assert round_.state == RoundState.SETTLED
 
 
-def test_a_showdown_that_plays_for_the_absent_stores_and_logs_their_hands_in_one_query_more(
+def test_a_showdown_that_plays_for_the_absent_stores_and_logs_their_hands_in_no_query_more(
     players, table, django_assert_max_num_queries
 ):
     round_ = _deal_to_four(players, table, django_assert_max_num_queries)
     phase = _due(round_).phase
-    with django_assert_max_num_queries(7 + SAVEPOINT):
+    with django_assert_max_num_queries(SHOWDOWN + SAVEPOINT):
         services.advance_round(round_.pk, RoundState.ARRANGING, phase)
     kinds = list(round_.events.order_by("seq").values_list("kind", flat=True))
     assert kinds[-6:] == ["auto_arranged"] * 4 + ["showdown", "reveal"]
@@ -122,6 +142,75 @@ def test_a_deal_to_four_quiet_players_asks_about_their_sockets_in_one_query(
         last_seen_at=timezone.now() - services.AWAY_AFTER - timedelta(seconds=1)
     )
     Table.objects.filter(pk=table.pk).update(start_at=timezone.now() - timedelta(seconds=1))
-    with django_assert_max_num_queries(11 + 1 + SAVEPOINT):
+    with django_assert_max_num_queries(DEAL + 1 + SAVEPOINT):
         round_ = services.start_round_when_due(table.pk)
     assert round_ is not None and round_.players.count() == 4
+
+
+# --- A whole round, counted as the benchmark counts it --------------------------------
+# Each step's statements, those its commit runs (the bots' and tournaments' listeners of
+# a dealt or settled round: one, the bots' look at the table after the round) included,
+# without the step's own SAVEPOINT and RELEASE (a BEGIN and COMMIT outside a test, which
+# no execute wrapper sees).
+ROUND_CAPS = {
+    "deal": DEAL,
+    "submission": SUBMISSION,
+    "last submission": SUBMISSION,
+    "showdown": SHOWDOWN,
+    "reveal": REVEAL,
+    "settlement": SETTLEMENT + RATING + 1,
+}
+ROUND_CAP = 45
+
+
+def _count(step, counts, django_capture_on_commit_callbacks, run):  # type: ignore[no-untyped-def]
+    with (
+        CaptureQueriesContext(connection) as queries,
+        django_capture_on_commit_callbacks(execute=True),
+    ):
+        result = run()
+    counts.setdefault(step, []).append(len(queries) - SAVEPOINT)
+    return result
+
+
+def test_a_four_player_round_takes_at_most_45_queries_counting_each_step_and_its_commit(
+    players, table, django_capture_on_commit_callbacks
+):
+    counts: dict[str, list[int]] = {}
+    for player in players:
+        services.sit(player, table.pk)
+    Table.objects.filter(pk=table.pk).update(start_at=timezone.now() - timedelta(seconds=1))
+    round_ = _count(
+        "deal",
+        counts,
+        django_capture_on_commit_callbacks,
+        lambda: services.start_round_when_due(table.pk),
+    )
+    assert round_ is not None and round_.players.count() == 4
+    *first, last = list(round_.players.select_related("user"))
+    for step, rp in [*(("submission", rp) for rp in first), ("last submission", last)]:
+        chi = naive_arrangement(rp.cards)
+        _count(
+            step,
+            counts,
+            django_capture_on_commit_callbacks,
+            lambda rp=rp, chi=chi: services.submit_arrangement(
+                rp.user, round_.pk, chi, table_id=round_.table_id
+            ),
+        )
+    for step in ("showdown", "reveal", "reveal", "settlement"):
+        _due(round_)
+        state, phase = round_.state, round_.phase
+        _count(
+            step,
+            counts,
+            django_capture_on_commit_callbacks,
+            lambda state=state, phase=phase: services.advance_round(round_.pk, state, phase),
+        )
+        round_.refresh_from_db()
+    assert round_.state == RoundState.SETTLED and round_.revealed == 3
+    assert len(counts["submission"]) == 3 and len(counts["reveal"]) == 2
+    over = {step: found for step, found in counts.items() if max(found) > ROUND_CAPS[step]}
+    assert over == {}, f"over the cap {ROUND_CAPS}: {counts}"
+    total = sum(sum(found) for found in counts.values())
+    assert total <= ROUND_CAP, f"{total} queries a round: {counts}"

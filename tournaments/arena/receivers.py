@@ -16,9 +16,13 @@ from tournaments.arena import tasks
 from tournaments.models import Kind, TournamentTable
 
 
-def on_round_over(sender: Any, table_id: int, round_id: int, **kwargs: Any) -> None:
+def on_round_over(
+    sender: Any, table_id: int, round_id: int, managed: bool | None = None, **kwargs: Any
+) -> None:
     """``games.signals.round_settled`` (settled or voided, after the commit): an arena
     table's players go back to the queue once the summary has shown."""
+    if managed is False:
+        return  # an ordinary table, never an arena's: no query after each of its rounds
     link = (
         TournamentTable.objects.filter(table_id=table_id, tournament__kind=Kind.ARENA)
         .values_list("tournament_id", flat=True)
