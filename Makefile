@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
 # Apps with their own translation catalogue (the rest lives in locale/).
-LOCALE_APPS := ledger games bots moderation social profiles chat ratings tournaments
+LOCALE_APPS := ledger games bots moderation social profiles chat ratings tournaments api
 
 .PHONY: run test setup lint typecheck migrate demo messages worker beat clean lighthouse lighthouse-deps
 
@@ -38,7 +38,7 @@ lint: $(STAMP)
 	$(VENV)/bin/lint-imports
 
 typecheck: $(STAMP)
-	$(VENV)/bin/mypy accounts ledger games bots moderation practice social profiles chat ratings tournaments maubinh_site
+	$(VENV)/bin/mypy accounts ledger games bots moderation practice social profiles chat ratings tournaments api maubinh_site
 
 # Three pytest-xdist workers on the machine's two cores (most tests wait on timers,
 # sockets and browsers, not the CPU): the chaos run, the browser tests and the 3-minute

@@ -30,6 +30,10 @@ class User(AbstractUser):
     suspension_reason = models.TextField(_("suspension reason"), blank=True)
     # A server-side player (the bots app): never logs in (see accounts.backends).
     is_bot = models.BooleanField(_("bot"), default=False, editable=False)
+    # A third-party bot (docs/api.md#bot-accounts): an account its owner upgraded, for good,
+    # to play through the API. Labelled a bot everywhere, never rated, seated only where
+    # the host lets bots in; unlike ``is_bot`` it is driven from outside and still logs in.
+    is_api_bot = models.BooleanField(_("bot account"), default=False, editable=False)
     # What each name looks like (accounts.text.name_key: the TR39 skeleton, casefolded), so
     # no name can be taken that looks like another person's (accounts.services). Kept by
     # save() from whatever path writes the name; not unique in the database: names taken
@@ -61,6 +65,11 @@ class User(AbstractUser):
     @property
     def shown_name(self) -> str:
         return self.display_name or self.username
+
+    @property
+    def plays_as_bot(self) -> bool:
+        """The site's own bot or a third-party bot account: shown and rated as a bot."""
+        return self.is_bot or self.is_api_bot
 
     def is_suspended(self, now: datetime | None = None) -> bool:
         now = now or timezone.now()

@@ -58,6 +58,9 @@ INSTALLED_APPS = [
     "profiles",
     "tournaments",
     "chat",
+    "ninja",
+    "oauth2_provider",
+    "api",
 ]
 
 MIDDLEWARE = [
@@ -70,6 +73,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "accounts.middleware.UserLanguageMiddleware",
+    "api.middleware.ApiLanguageMiddleware",
     "maubinh_site.badinput.RefuseNulMiddleware",
     "moderation.middleware.RecordAddressMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -482,4 +486,36 @@ LOGGING = {
         "celery.apps.worker": {"level": "INFO"},  # "ready." and shutdown lines
         "axes": {"level": "WARNING"},
     },
+}
+
+# The open API (docs/api.md#limits): requests per window per token and per account,
+# concurrent streams per token and per account, over which the answer is 429 with
+# Retry-After; a stream's lease lasts this long unless renewed (api.limits).
+API_RATE_WINDOW_SECONDS = env_int("API_RATE_WINDOW_SECONDS", 60, minimum=1, maximum=3600)
+API_REQUESTS_PER_TOKEN = env_int("API_REQUESTS_PER_TOKEN", 300, minimum=1, maximum=1_000_000)
+API_REQUESTS_PER_ACCOUNT = env_int("API_REQUESTS_PER_ACCOUNT", 600, minimum=1, maximum=1_000_000)
+API_STREAMS_PER_TOKEN = env_int("API_STREAMS_PER_TOKEN", 8, minimum=1, maximum=1000)
+API_STREAMS_PER_ACCOUNT = env_int("API_STREAMS_PER_ACCOUNT", 8, minimum=1, maximum=1000)
+API_STREAM_LEASE_SECONDS = env_int("API_STREAM_LEASE_SECONDS", 60, minimum=5, maximum=3600)
+API_STREAM_RETRY_SECONDS = env_int("API_STREAM_RETRY_SECONDS", 10, minimum=1, maximum=3600)
+# Rounds a third-party bot account may play per Vietnamese day (docs/api.md#bot-accounts).
+API_BOT_ROUNDS_PER_DAY = env_int("API_BOT_ROUNDS_PER_DAY", 500, minimum=1, maximum=1_000_000)
+# OAuth 2 (django-oauth-toolkit): the authorization-code flow with PKCE, S256 only; access
+# tokens carry the API's scopes (api.models.Scope).
+OAUTH2_PROVIDER = {
+    "SCOPES": {
+        "read": "Read your profile, balance, statement and history",
+        "play": "Play at tables as yourself",
+        "bot:play": "Play as a bot account",
+        "tournament": "Register for and withdraw from tournaments",
+        "export": "Export your rounds",
+    },
+    "DEFAULT_SCOPES": ["read"],
+    "PKCE_REQUIRED": True,
+    "COMPLIANT_BCP_RFC9700_PKCE_METHOD": True,
+    "COMPLIANT_BCP_RFC9700_IMPLICIT_GRANT": True,
+    "COMPLIANT_BCP_RFC9700_PASSWORD_GRANT": True,
+    "ACCESS_TOKEN_EXPIRE_SECONDS": 3600,
+    "REFRESH_TOKEN_EXPIRE_SECONDS": 30 * 24 * 3600,
+    "ROTATE_REFRESH_TOKEN": True,
 }

@@ -35,6 +35,8 @@ urlpatterns = [
     # One inbox over moderation's and social's notices (maubinh_site/inbox.py).
     path("inbox/", inbox.inbox, name="inbox"),
     path("inbox/unread/", inbox.unread, name="inbox_unread"),
+    # The open API (docs/api.md): operations, OAuth 2, the token page, the docs.
+    path("api/", include("api.urls")),
     path("accounts/", include("accounts.urls")),
     path("xu/", include("ledger.urls")),
     path("moderation/", include("moderation.urls")),

@@ -1,0 +1,84 @@
+"""Every write of the api app: personal tokens (create, revoke) and the bot upgrade."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from oauth2_provider.models import get_access_token_model
+
+from accounts.models import User
+from api.auth import ALL_SCOPES, PERSONAL_PREFIX, digest
+from api.errors import ApiError
+from api.models import PersonalToken
+
+MAX_TOKENS_PER_USER = 50
+
+
+@dataclass(frozen=True)
+class NewToken:
+    row: PersonalToken
+    secret: str  # shown once: only its digest is kept
+
+
+def create_token(
+    user: User, *, name: str, scopes: Iterable[str], expires_at: datetime | None = None
+) -> NewToken:
+    """A new personal access token; its secret is in the answer and nowhere else."""
+    wanted = sorted(set(scopes))
+    unknown = [s for s in wanted if s not in ALL_SCOPES]
+    if unknown or not wanted:
+        raise ApiError(
+            400, "malformed", _("Unknown or missing scopes: %(s)s.") % {"s": ", ".join(unknown)}
+        )
+    if expires_at is not None and expires_at <= timezone.now():
+        raise ApiError(400, "malformed", _("The expiry must be in the future."))
+    with transaction.atomic():
+        # Counting and creating under the user's row lock: two requests at once cannot
+        # both pass the cap.
+        User.objects.select_for_update().filter(pk=user.pk).values_list("pk").first()
+        if (
+            PersonalToken.objects.filter(user=user, revoked_at__isnull=True).count()
+            >= MAX_TOKENS_PER_USER
+        ):
+            raise ApiError(
+                409,
+                "too_many_tokens",
+                _("You have %(n)d tokens: revoke one first.") % {"n": MAX_TOKENS_PER_USER},
+            )
+        secret = PERSONAL_PREFIX + secrets.token_urlsafe(32)
+        row = PersonalToken.objects.create(
+            user=user,
+            name=(name or "").strip()[:60] or _("token"),
+            prefix=secret[: len(PERSONAL_PREFIX) + 6],
+            digest=digest(secret),
+            scopes=wanted,
+            expires_at=expires_at,
+        )
+    return NewToken(row, secret)
+
+
+def revoke_token(user: User, token_id: int) -> PersonalToken:
+    """Revoke one of the user's tokens: it stops working at once (open streams check it
+    again, api.auth.grant_still_valid)."""
+    with transaction.atomic():
+        row = PersonalToken.objects.select_for_update().filter(pk=token_id, user=user).first()
+        if row is None:
+            raise ApiError(404, "not_found", _("No such token."))
+        if row.revoked_at is None:
+            row.revoked_at = timezone.now()
+            row.save(update_fields=["revoked_at"])
+    return row
+
+
+def revoke_oauth_token(user: User, token_id: int) -> None:
+    """Revoke an OAuth 2 access token granted to an app (with its refresh token)."""
+    access = get_access_token_model().objects.filter(pk=token_id, user=user).first()
+    if access is None:
+        raise ApiError(404, "not_found", _("No such token."))
+    access.revoke()

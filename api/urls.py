@@ -1,0 +1,17 @@
+"""The API at /api/: the operations (api.core), the OAuth 2 endpoints and the token page.
+
+The NDJSON streams are operations too: their router is ``api.streams.router``, added in
+``api.core`` (register new stream operations on it, not here).
+"""
+
+from django.urls import include, path
+
+from api import views
+from api.core import api
+
+urlpatterns = [
+    path("oauth/", include("oauth2_provider.urls", namespace="oauth2_provider")),
+    path("tokens/", views.tokens, name="api_tokens"),
+    path("tokens/<id:token_id>/revoke/", views.revoke, name="api_token_revoke"),
+    path("", api.urls),
+]
