@@ -134,9 +134,10 @@ def _http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
 
 def _routers() -> None:
     from api import streams  # here: the streams' operations use Token, above
-    from api.operations import account
+    from api.operations import account, daily, rounds, tables, tournaments
 
-    api.add_router("", account.router)
+    for module in (account, tables, rounds, tournaments, daily):
+        api.add_router("", module.router)
     # The NDJSON streams (table_stream, events_stream) live in api/streams.py.
     api.add_router("", streams.router)
 

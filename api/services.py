@@ -16,6 +16,9 @@ from accounts.models import User
 from api.auth import ALL_SCOPES, PERSONAL_PREFIX, digest
 from api.errors import ApiError
 from api.models import PersonalToken
+from games.models import RoundPlayer, Seat
+from practice.models import DailyAttempt
+from tournaments.models import Entry
 
 MAX_TOKENS_PER_USER = 50
 
@@ -82,3 +85,33 @@ def revoke_oauth_token(user: User, token_id: int) -> None:
     if access is None:
         raise ApiError(404, "not_found", _("No such token."))
     access.revoke()
+
+
+@transaction.atomic
+def upgrade_to_bot(user: User) -> User:
+    """Make an account that never played a bot account, for good (docs/api.md#bot-accounts).
+
+    Never played: no round dealt, no tournament entered, no daily hand, not seated. There is
+    no way back: a bot account's results were never in the human pool, so none can join it.
+    """
+    # The user's row, locked: a round dealt (or a registration) meanwhile waits, and then
+    # finds a bot; an upgrade meanwhile finds the round.
+    locked = User.objects.select_for_update().get(pk=user.pk)
+    if locked.is_api_bot:
+        return locked  # already a bot account: upgrading again changes nothing
+    if locked.is_bot:
+        raise ApiError(409, "not_upgradable", _("The site's own bots are not upgraded."))
+    if (
+        RoundPlayer.objects.filter(user=locked).exists()
+        or Entry.objects.filter(user=locked).exists()
+        or DailyAttempt.objects.filter(user=locked).exists()
+        or Seat.objects.filter(user=locked).exists()
+    ):
+        raise ApiError(
+            409,
+            "has_played",
+            _("Only an account that has never played can become a bot account."),
+        )
+    User.objects.filter(pk=locked.pk).update(is_api_bot=True)
+    locked.is_api_bot = True
+    return locked

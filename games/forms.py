@@ -200,6 +200,23 @@ class CreateTableForm(forms.Form):
             overrides["on_timeout"] = "foul"
         return overrides
 
+    def table_options(self) -> dict[str, Any]:
+        """What ``games.services.open_table`` gets from a valid form (the lobby's form and
+        the API's ``tables_create`` alike)."""
+        data = self.cleaned_data
+        return {
+            "sit_down": data["sit_down"],
+            "name": data["name"],
+            "preset": data["preset"],
+            "stake": data["stake"],
+            "seats": data["seats"],
+            "rules_overrides": self.rules_overrides(),
+            "allow_bots": data["allow_bots"],
+            "bot_wait_seconds": data["bot_wait_seconds"] or 10,
+            "is_private": data["is_private"],
+            "duplicate_schedule": data.get("duplicate_schedule"),
+        }
+
     def rule_field_names(self) -> tuple[str, ...]:
         return (*TIMER_FIELDS, "on_timeout", *SCOOP_FIELDS, *(f"bonus_{k}" for k in BONUS_KEYS))
 

@@ -112,21 +112,8 @@ def lobby(request: HttpRequest) -> HttpResponse:
 def create_table(request: HttpRequest) -> HttpResponse:
     form = CreateTableForm(request.POST)
     if form.is_valid():
-        data = form.cleaned_data
         try:
-            table = services.open_table(
-                _user(request),
-                sit_down=data["sit_down"],
-                name=data["name"],
-                preset=data["preset"],
-                stake=data["stake"],
-                seats=data["seats"],
-                rules_overrides=form.rules_overrides(),
-                allow_bots=data["allow_bots"],
-                bot_wait_seconds=data["bot_wait_seconds"] or 10,
-                is_private=data["is_private"],
-                duplicate_schedule=data.get("duplicate_schedule"),
-            )
+            table = services.open_table(_user(request), **form.table_options())
         except GameError as exc:
             form.add_error(None, exc.message)
         else:

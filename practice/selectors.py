@@ -42,7 +42,7 @@ def _shown(deal: DailyDeal) -> QuerySet[DailyAttempt]:
     """The day's attempts on its board: no bots, no suspended players."""
     now = timezone.now()
     return (
-        DailyAttempt.objects.filter(deal=deal, user__is_bot=False)
+        DailyAttempt.objects.filter(deal=deal, user__is_bot=False, user__is_api_bot=False)
         .filter(Q(user__suspended_until__isnull=True) | Q(user__suspended_until__lte=now))
         .select_related("user")
         .order_by("-ev", "submitted_at", "pk")

@@ -244,6 +244,7 @@ def _ranked(period: str, preset: str, start: date) -> QuerySet[PeriodTotal]:
         preset=preset,
         start=start,
         user__is_bot=False,
+        user__is_api_bot=False,
         user__is_active=True,
     ).filter(Q(user__suspended_until__isnull=True) | Q(user__suspended_until__lte=timezone.now()))
 
@@ -358,7 +359,10 @@ def hidden_players() -> set[int]:
     if found is None:
         found = set(
             User.objects.filter(
-                Q(is_bot=True) | Q(is_active=False) | Q(suspended_until__gt=timezone.now())
+                Q(is_bot=True)
+                | Q(is_api_bot=True)
+                | Q(is_active=False)
+                | Q(suspended_until__gt=timezone.now())
             ).values_list("pk", flat=True)
         )
         cache.set(key, found, settings.PROFILES_BOARD_CACHE_SECONDS)

@@ -37,7 +37,9 @@ def top(preset: str, size: int) -> list[tuple[int, str, int]]:
     """The best ``size`` people at a preset, best first, as (user id, name, rating); bots,
     deactivated and suspended players are not ranked."""
     rows = (
-        Rating.objects.filter(preset=preset, user__is_bot=False, user__is_active=True)
+        Rating.objects.filter(
+            preset=preset, user__is_bot=False, user__is_api_bot=False, user__is_active=True
+        )
         .filter(
             Q(user__suspended_until__isnull=True) | Q(user__suspended_until__lte=timezone.now())
         )

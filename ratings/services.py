@@ -71,7 +71,7 @@ def rate_round(table: Table, round_: Round, players: list[RoundPlayer]) -> dict[
     """
     if table.is_managed:
         return {"rated": False, "reason": Unrated.TOURNAMENT, "players": {}}
-    if any(p.user.is_bot for p in players):
+    if any(p.user.plays_as_bot for p in players):
         return {"rated": False, "reason": Unrated.BOTS, "players": {}}
     players = sorted(players, key=lambda p: p.user_id)  # lock in one order: no deadlock
     current = _lock_ratings(table.preset, [p.user_id for p in players])

@@ -97,7 +97,7 @@ def tournament_state(tournament_id: int) -> dict[str, Any]:
             {
                 "user": e.user_id,
                 "name": e.user.shown_name,
-                "is_bot": e.user.is_bot,
+                "is_bot": e.user.plays_as_bot,
                 "state": e.state,
                 "stack": e.stack,
                 "place": e.place,

@@ -153,6 +153,8 @@ def checked_terms(
 def ensure_free_to_enter(user: User, tournament: Tournament) -> None:
     """One tournament at a time, and not from a seat at an ordinary table: what every kind
     of tournament checks before it takes someone in."""
+    if user.is_api_bot and not tournament.allow_bots:
+        raise TournamentError(_("This tournament does not take bots."), code="bots_not_allowed")
     other = _engaged_elsewhere(user, tournament)
     if other is not None:
         raise TournamentError(

@@ -150,7 +150,7 @@ def _results(players: Iterable[RoundPlayer]) -> list[BoardResult]:
                 round_player_id=p.pk,
                 user_id=p.user_id,
                 name=p.user.shown_name,
-                is_bot=p.user.is_bot,
+                is_bot=p.user.plays_as_bot,
                 table_id=p.round.table_id,
                 table_name=p.round.table.name,
                 board=board.number if board is not None else 0,

@@ -138,7 +138,7 @@ def seat_view(
     """A seat as the table shows it (the snapshot's ``seats``, the ``seat_taken`` event's
     ``seat``); ``balance``: the sitter's, and ``online``: the table's ``online_users``, when
     the caller has them."""
-    is_bot = seat.user.is_bot
+    is_bot = seat.user.is_bot  # the site's bot: no socket, always present
     if online is None:
         online = online_users(seat.table_id)
     return {
@@ -151,7 +151,8 @@ def seat_view(
             if balance is None
             else balance
         ),
-        "is_bot": is_bot,
+        # A third-party bot account (docs/api.md#bot-accounts) is labelled a bot too.
+        "is_bot": seat.user.plays_as_bot,
         "difficulty": _bot_difficulty(seat.user) if is_bot else None,
     }
 

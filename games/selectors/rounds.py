@@ -2,15 +2,24 @@
 
 from __future__ import annotations
 
+from datetime import datetime, time
 from typing import Any
 
-from games.models import Round, RoundEvent, RoundState, Table
+from django.utils import timezone
+
+from games.models import Round, RoundEvent, RoundPlayer, RoundState, Table
 from ledger.models import Transfer
 
 LIVE_STATES = (RoundState.ARRANGING, RoundState.SHOWDOWN)
 
 
 FINISHED_STATES = (RoundState.SETTLED, RoundState.CANCELLED)
+
+
+def rounds_dealt_today(user_id: int) -> int:
+    """The rounds dealt to a player since the Vietnamese day began (a bot account's cap)."""
+    start = timezone.make_aware(datetime.combine(timezone.localdate(), time.min))
+    return RoundPlayer.objects.filter(user_id=user_id, round__dealt_at__gte=start).count()
 
 
 def active_round(table: Table, *, lock: bool = False) -> Round | None:

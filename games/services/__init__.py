@@ -23,6 +23,7 @@ from games.services.presence import (
     disconnected,
     expire_connections,
     heard_from,
+    heard_from_program,
     renew_connections,
 )
 from games.services.rounds import (
@@ -66,6 +67,7 @@ __all__ = [
     "disconnected",
     "expire_connections",
     "heard_from",
+    "heard_from_program",
     "lock_table",
     "new_client_seed",
     "new_server_seed",

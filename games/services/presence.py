@@ -128,6 +128,13 @@ def heard_from(user: User, table_id: int, connection_id: uuid.UUID) -> None:
         connected(user, table_id, connection_id)
 
 
+def heard_from_program(user: User) -> None:
+    """A request of the open API (docs/api.md) from a player: present at their table for
+    the next ``AWAY_AFTER``, as a socket's ping would keep them (a program need not hold a
+    socket or a stream open to keep its seat)."""
+    Seat.objects.filter(user=user).update(last_seen_at=timezone.now())
+
+
 def expire_connections(now: datetime | None = None) -> int:
     """Drop the sockets not heard from for ``CONNECTION_TTL`` (their process died or hung)
     and tell each table who went offline. Returns how many players went offline."""

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from datetime import timedelta
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -34,7 +35,7 @@ from games.rules.scoring import validate_arrangement
 from games.selectors import payloads
 from games.selectors.engine import is_foul_arrangement, round_players
 from games.selectors.private import acting_host_id
-from games.selectors.rounds import latest_round
+from games.selectors.rounds import latest_round, rounds_dealt_today
 from games.services import common, duplicate
 from games.services.common import (
     bump,
@@ -279,6 +280,11 @@ def cannot_play(table: Table, seat: Seat, away: bool, balance: int) -> str | Non
     if not table.is_managed:
         if away:
             return "away"
+        if (
+            seat.user.is_api_bot
+            and rounds_dealt_today(seat.user_id) >= settings.API_BOT_ROUNDS_PER_DAY
+        ):
+            return "bot_round_cap"
         try:
             ensure_can_sit(seat.user)
         except SeatRefused:

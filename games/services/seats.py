@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -14,7 +15,7 @@ from games.errors import GameError, SeatError
 from games.models import PlayerStatus, Round, RoundPlayer, RoundState, Seat, Table
 from games.selectors.payloads import seat_view, tournament_seat
 from games.selectors.private import held_seats, may_enter
-from games.selectors.rounds import active_round
+from games.selectors.rounds import active_round, rounds_dealt_today
 from games.services import common
 from games.services.common import bump, end_arranging_now, lock_table, log, table_event
 from games.services.countdown import schedule_auto_start
@@ -45,6 +46,8 @@ def sit(user: User, table_id: int, position: int | None = None) -> Seat:
         raise SeatError(
             _("Seats at a tournament table are assigned by the tournament."), code="assigned_seats"
         )
+    if user.is_api_bot:
+        ensure_bot_may_play(table, user)
     for _receiver, reason in sit_requested.send(sender=Table, user=user, table=table):
         if isinstance(reason, GameError):
             raise SeatError(reason.message, code=reason.code)
@@ -107,6 +110,21 @@ def sit(user: User, table_id: int, position: int | None = None) -> Seat:
     send_on_commit(seat_changed, table_id=table.pk)
     schedule_auto_start(table)
     return seat
+
+
+def ensure_bot_may_play(table: Table, user: User) -> None:
+    """A third-party bot account (docs/api.md#bot-accounts) sits only where the host lets
+    bots in, and plays at most API_BOT_ROUNDS_PER_DAY rounds a day."""
+    if not table.allow_bots:
+        raise SeatError(
+            _("Bots sit only at tables whose host lets bots in."), code="bots_not_allowed"
+        )
+    if rounds_dealt_today(user.pk) >= settings.API_BOT_ROUNDS_PER_DAY:
+        raise SeatError(
+            _("This bot has played its %(n)s rounds for today."),
+            code="bot_round_cap",
+            n=settings.API_BOT_ROUNDS_PER_DAY,
+        )
 
 
 def assign_seat(table: Table, user: User, position: int | None = None) -> Seat:

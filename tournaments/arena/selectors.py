@@ -120,7 +120,7 @@ def arena_fields(tournament: Tournament) -> dict[str, Any]:
             {
                 "user": e.user_id,
                 "name": e.user.shown_name,
-                "is_bot": e.user.is_bot,
+                "is_bot": e.user.plays_as_bot,
                 "state": e.state,
                 "status": status_of(e, tournament, present),
                 "rank": e.place or rank,

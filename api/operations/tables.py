@@ -1,0 +1,129 @@
+"""Tables: ``tables_list`` (the lobby's filters), ``tables_create`` (the lobby's form),
+``table_sit`` and ``table_leave``: the services the lobby and the table socket call."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.paginator import Paginator
+from django.db.models import Count, F
+from django.http import HttpRequest
+from django.utils.translation import gettext as _
+from ninja import Query, Router, Schema
+
+from api.core import Token, grant_of
+from api.errors import ApiError
+from api.operations.account import ERRORS
+from api.schemas import CreatedTable, LeaveAnswer, NewTable, SitAnswer, SitRequest, TablePage
+from games import selectors as game_selectors
+from games import services as game_services
+from games.errors import SeatError
+from games.forms import CreateTableForm
+from games.models import Seat, Table
+
+router = Router(tags=["tables"])
+
+PAGE_SIZE = 50
+
+
+class TableFilters(Schema):
+    """The lobby's filters: stake range, rules preset, free seats only; and bots welcome."""
+
+    min_stake: int | None = None
+    max_stake: int | None = None
+    preset: str | None = None
+    free: bool = False
+    bots: bool | None = None
+    page: int = 1
+
+
+@router.get(
+    "/tables",
+    operation_id="tables_list",
+    response={200: TablePage, **ERRORS},
+    auth=Token("read", "play"),
+)
+def tables_list(request: HttpRequest, filters: Query[TableFilters]) -> dict[str, Any]:
+    """The lobby's open public tables, cheapest first, a page of 50 at a time."""
+    tables = game_selectors.open_tables().annotate(taken_seats=Count("seat_set"))
+    if filters.min_stake is not None:
+        tables = tables.filter(stake__gte=filters.min_stake)
+    if filters.max_stake is not None:
+        tables = tables.filter(stake__lte=filters.max_stake)
+    if filters.preset:
+        tables = tables.filter(preset=filters.preset)
+    if filters.free:
+        tables = tables.filter(taken_seats__lt=F("seats"))
+    if filters.bots is not None:
+        tables = tables.filter(allow_bots=filters.bots)
+    paginator = Paginator(tables, PAGE_SIZE)
+    page = paginator.get_page(max(1, min(filters.page, 10**6)))
+    return {
+        "tables": [game_selectors.lobby_row(t, taken=t.taken_seats) for t in page.object_list],
+        "page": page.number,
+        "pages": paginator.num_pages,
+        "total": paginator.count,
+    }
+
+
+@router.post(
+    "/tables",
+    operation_id="tables_create",
+    response={201: CreatedTable, **ERRORS},
+    auth=Token("play"),
+)
+def tables_create(request: HttpRequest, body: NewTable) -> tuple[int, dict[str, Any]]:
+    """Open a table with house rules: validated by the lobby's own form, opened by the
+    lobby's own service (``sit_down``: take its first seat at once)."""
+    data = {k: v for k, v in body.dict().items() if v is not None}
+    # A checkbox form: a false box is one left out.
+    for key in ("is_private", "sit_down", "allow_bots"):
+        if data.get(key) is False:
+            data.pop(key)
+    form = CreateTableForm(data)
+    if not form.is_valid():
+        field, errors = next(iter(form.errors.items()))
+        where = "" if field == "__all__" else f"{field}: "
+        raise ApiError(400, "invalid", f"{where}{errors[0]}")
+    user = grant_of(request).user
+    table = game_services.open_table(user, **form.table_options())
+    table = Table.objects.select_related("host").get(pk=table.pk)
+    return 201, {
+        "table": game_selectors.lobby_row(table),
+        "seated": Seat.objects.filter(user=user, table=table).exists(),
+    }
+
+
+@router.post(
+    "/tables/{table_id}/sit",
+    operation_id="table_sit",
+    response={200: SitAnswer, **ERRORS},
+    auth=Token("play"),
+)
+def table_sit(request: HttpRequest, table_id: int, body: SitRequest) -> SitAnswer:
+    """Take a free seat (the first, or ``position`` 0–3), as the socket's ``sit``."""
+    user = grant_of(request).user
+    seat = game_services.sit(user, _table_id(table_id), body.position)
+    game_services.heard_from_program(user)
+    return SitAnswer(table=seat.table_id, position=seat.position)
+
+
+@router.post(
+    "/tables/{table_id}/leave",
+    operation_id="table_leave",
+    response={200: LeaveAnswer, **ERRORS},
+    auth=Token("play"),
+)
+def table_leave(request: HttpRequest, table_id: int) -> LeaveAnswer:
+    """Leave your seat at this table; during a round this is a leave (RULES.md §8)."""
+    user = grant_of(request).user
+    if not Seat.objects.filter(user=user, table_id=_table_id(table_id)).exists():
+        raise SeatError(_("You are not seated at this table."), code="not_seated")
+    game_services.stand(user)
+    return LeaveAnswer(table=table_id, left=True)
+
+
+def _table_id(value: int) -> int:
+    if not 0 < value < 2**63:
+        raise ApiError(404, "not_found", _("This table or round does not exist."))
+    return value
