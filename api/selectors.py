@@ -7,8 +7,6 @@ from collections.abc import Iterator
 from datetime import datetime
 from typing import Any
 
-from django.db.models import QuerySet
-
 from accounts.models import User
 from games import selectors as game_selectors
 from games.models import Round, RoundPlayer, RoundState
@@ -108,7 +106,7 @@ def exported_rounds(
     preset: str | None,
     rated: bool | None,
     limit: int,
-) -> QuerySet[RoundPlayer]:
+) -> list[RoundPlayer]:
     """The user's finished rounds, oldest first, with the export's filters."""
     rows = (
         history.rounds_played(user)
@@ -126,11 +124,13 @@ def exported_rounds(
         rows = rows.filter(round__table__preset=preset)
     if rated is not None:
         rows = rows.filter(round__ratings__rated=rated)
-    return rows[:limit]
+    # Read here, not while the answer streams: a refusal (a time the database cannot hold)
+    # is an error answer, never a stream cut short.
+    return list(rows[:limit])
 
 
-def export_lines(user: User, rows: QuerySet[RoundPlayer]) -> Iterator[dict[str, Any]]:
-    for row in rows.iterator(chunk_size=200):
+def export_lines(user: User, rows: list[RoundPlayer]) -> Iterator[dict[str, Any]]:
+    for row in rows:
         full = round_in_full(row.round, user)
         full.pop("view")
         full["dealt_at"] = row.round.dealt_at.isoformat()

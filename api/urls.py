@@ -6,10 +6,11 @@ The NDJSON streams are operations too: their router is ``api.streams.router``, a
 
 from django.urls import include, path
 
-from api import views
+from api import oauth, views
 from api.core import api
 
 urlpatterns = [
+    path("oauth/authorize/", oauth.AuthorizationView.as_view(), name="api_oauth_authorize"),
     path("oauth/", include("oauth2_provider.urls", namespace="oauth2_provider")),
     path("tokens/", views.tokens, name="api_tokens"),
     path("tokens/<id:token_id>/revoke/", views.revoke, name="api_token_revoke"),

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from django.http import HttpRequest, StreamingHttpResponse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from ninja import Query, Router, Schema
 
@@ -25,6 +26,18 @@ from games.selectors.engine import is_foul_arrangement
 router = Router(tags=["rounds"])
 
 EXPORT_MAX = 10_000
+
+
+def _utc(value: datetime | None) -> datetime | None:
+    """A time of any offset (or none: Vietnam's) in UTC, as the database keeps it."""
+    if value is None:
+        return None
+    try:
+        if timezone.is_naive(value):
+            value = timezone.make_aware(value)
+        return value.astimezone(UTC)
+    except (OverflowError, ValueError):
+        raise ApiError(400, "malformed", _("That time is out of range.")) from None
 
 
 def _round_id(value: int) -> int:
@@ -70,26 +83,6 @@ def round_submit(request: HttpRequest, round_id: int, body: Submission) -> Submi
     )
 
 
-@router.get(
-    "/rounds/{round_id}",
-    operation_id="round_get",
-    response={200: RoundFull, **ERRORS},
-    auth=Token("read", "play", "export"),
-)
-def round_get(request: HttpRequest, round_id: int) -> dict[str, Any]:
-    """One round: while it is played, what the table shows you (your cards only); once
-    settled, every hand and arrangement, the results per chi and pair, the ledger's
-    transfers and your postings, and the seeds to verify the deal (docs/protocol.md,
-    "Provably fair deals")."""
-    user = grant_of(request).user
-    round_ = history.viewable_round(user, _round_id(round_id))
-    if round_ is None:
-        raise ApiError(404, "not_found", _("This table or round does not exist."))
-    if round_.players.filter(user=user).exists():
-        game_services.heard_from_program(user)
-    return selectors.round_in_full(round_, user)
-
-
 class ExportFilters(Schema):
     since: datetime | None = None
     until: datetime | None = None
@@ -123,8 +116,8 @@ def rounds_export(request: HttpRequest, filters: Query[ExportFilters]) -> Stream
     user = grant_of(request).user
     rows = selectors.exported_rounds(
         user,
-        since=filters.since,
-        until=filters.until,
+        since=_utc(filters.since),
+        until=_utc(filters.until),
         table=filters.table if filters.table is None or 0 < filters.table < 2**63 else -1,
         preset=filters.preset,
         rated=filters.rated,
@@ -136,3 +129,23 @@ def rounds_export(request: HttpRequest, filters: Query[ExportFilters]) -> Stream
             yield json.dumps(line, ensure_ascii=False).encode() + b"\n"
 
     return StreamingHttpResponse(lines(), content_type="application/x-ndjson")
+
+
+@router.get(
+    "/rounds/{round_id}",
+    operation_id="round_get",
+    response={200: RoundFull, **ERRORS},
+    auth=Token("read", "play", "export"),
+)
+def round_get(request: HttpRequest, round_id: int) -> dict[str, Any]:
+    """One round: while it is played, what the table shows you (your cards only); once
+    settled, every hand and arrangement, the results per chi and pair, the ledger's
+    transfers and your postings, and the seeds to verify the deal (docs/protocol.md,
+    "Provably fair deals")."""
+    user = grant_of(request).user
+    round_ = history.viewable_round(user, _round_id(round_id))
+    if round_ is None:
+        raise ApiError(404, "not_found", _("This table or round does not exist."))
+    if round_.players.filter(user=user).exists():
+        game_services.heard_from_program(user)
+    return selectors.round_in_full(round_, user)

@@ -9,7 +9,7 @@ from django.core.paginator import Paginator
 from django.db.models import Count, F
 from django.http import HttpRequest
 from django.utils.translation import gettext as _
-from ninja import Query, Router, Schema
+from ninja import Query, Router, Schema, Status
 
 from api.core import Token, grant_of
 from api.errors import ApiError
@@ -72,7 +72,7 @@ def tables_list(request: HttpRequest, filters: Query[TableFilters]) -> dict[str,
     response={201: CreatedTable, **ERRORS},
     auth=Token("play"),
 )
-def tables_create(request: HttpRequest, body: NewTable) -> tuple[int, dict[str, Any]]:
+def tables_create(request: HttpRequest, body: NewTable) -> Status[Any]:
     """Open a table with house rules: validated by the lobby's own form, opened by the
     lobby's own service (``sit_down``: take its first seat at once)."""
     data = {k: v for k, v in body.dict().items() if v is not None}
@@ -88,10 +88,13 @@ def tables_create(request: HttpRequest, body: NewTable) -> tuple[int, dict[str, 
     user = grant_of(request).user
     table = game_services.open_table(user, **form.table_options())
     table = Table.objects.select_related("host").get(pk=table.pk)
-    return 201, {
-        "table": game_selectors.lobby_row(table),
-        "seated": Seat.objects.filter(user=user, table=table).exists(),
-    }
+    return Status(
+        201,
+        {
+            "table": game_selectors.lobby_row(table),
+            "seated": Seat.objects.filter(user=user, table=table).exists(),
+        },
+    )
 
 
 @router.post(

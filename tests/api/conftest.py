@@ -48,3 +48,12 @@ class ApiClient:
 @pytest.fixture
 def api_client() -> Callable[..., ApiClient]:
     return ApiClient
+
+
+# The games' players, table and seeded deals, for the tests that play rounds.
+from tests.games.conftest import (  # noqa: E402, F401
+    own_socket_threads,
+    players,
+    reproducible_deals,
+    table,
+)

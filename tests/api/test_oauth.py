@@ -1,0 +1,130 @@
+"""OAuth 2 for third-party apps: the authorization code with PKCE (S256 only), its access
+token good for the API with the scopes granted."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import secrets
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+from django.test import Client
+from oauth2_provider.models import Application
+
+pytestmark = pytest.mark.django_db
+
+REDIRECT = "http://127.0.0.1:8765/callback"
+
+
+def _pkce() -> tuple[str, str]:
+    verifier = secrets.token_urlsafe(48)
+    challenge = base64.urlsafe_b64encode(hashlib.sha256(verifier.encode()).digest())
+    return verifier, challenge.rstrip(b"=").decode()
+
+
+def _app(owner):  # type: ignore[no-untyped-def]
+    return Application.objects.create(
+        name="Thống kê",
+        user=owner,
+        client_type=Application.CLIENT_PUBLIC,
+        authorization_grant_type=Application.GRANT_AUTHORIZATION_CODE,
+        redirect_uris=REDIRECT,
+    )
+
+
+def test_the_authorization_code_flow_with_pkce_gives_a_token_the_api_takes(
+    make_user, api_client
+) -> None:
+    user = make_user("an")
+    app = _app(user)
+    verifier, challenge = _pkce()
+    browser = Client()
+    browser.force_login(user)
+    query = {
+        "response_type": "code",
+        "client_id": app.client_id,
+        "redirect_uri": REDIRECT,
+        "scope": "read play",
+        "state": "s1",
+        "code_challenge": challenge,
+        "code_challenge_method": "S256",
+    }
+    consent = browser.get("/api/oauth/authorize/", query)
+    assert consent.status_code == 200
+    assert "form-action" in consent["Content-Security-Policy"]
+    answer = browser.post("/api/oauth/authorize/", {**query, "allow": "Authorize"})
+    assert answer.status_code == 302
+    location = urlparse(answer["Location"])
+    params = parse_qs(location.query)
+    assert params["state"] == ["s1"]
+
+    token = Client().post(
+        "/api/oauth/token/",
+        {
+            "grant_type": "authorization_code",
+            "code": params["code"][0],
+            "redirect_uri": REDIRECT,
+            "client_id": app.client_id,
+            "code_verifier": verifier,
+        },
+    )
+
+    assert token.status_code == 200, token.content
+    body = token.json()
+    assert body["token_type"] == "Bearer" and set(body["scope"].split()) == {"read", "play"}
+    me = api_client(body["access_token"]).get("/account")
+    assert me.status_code == 200 and me.json()["username"] == "an"
+    assert set(me.json()["scopes"]) == {"read", "play"}
+
+
+def test_a_code_without_the_right_verifier_gets_no_token(make_user) -> None:
+    user = make_user("an")
+    app = _app(user)
+    _verifier, challenge = _pkce()
+    browser = Client()
+    browser.force_login(user)
+    query = {
+        "response_type": "code",
+        "client_id": app.client_id,
+        "redirect_uri": REDIRECT,
+        "scope": "read",
+        "code_challenge": challenge,
+        "code_challenge_method": "S256",
+    }
+    answer = browser.post("/api/oauth/authorize/", {**query, "allow": "Authorize"})
+    code = parse_qs(urlparse(answer["Location"]).query)["code"][0]
+    token = Client().post(
+        "/api/oauth/token/",
+        {
+            "grant_type": "authorization_code",
+            "code": code,
+            "redirect_uri": REDIRECT,
+            "client_id": app.client_id,
+            "code_verifier": secrets.token_urlsafe(48),
+        },
+    )
+    assert token.status_code == 400
+
+
+def test_the_plain_pkce_method_is_refused(make_user) -> None:
+    user = make_user("an")
+    app = _app(user)
+    browser = Client()
+    browser.force_login(user)
+    verifier = secrets.token_urlsafe(48)
+    query = {
+        "response_type": "code",
+        "client_id": app.client_id,
+        "redirect_uri": REDIRECT,
+        "scope": "read",
+        "code_challenge": verifier,
+        "code_challenge_method": "plain",
+    }
+    answer = browser.post("/api/oauth/authorize/", {**query, "allow": "Authorize"})
+    # No code is issued: back to the app with an error, or an error page.
+    if answer.status_code == 302:
+        params = parse_qs(urlparse(answer["Location"]).query)
+        assert "code" not in params and params["error"] == ["invalid_request"]
+    else:
+        assert b"authorizationForm" not in answer.content
