@@ -80,10 +80,9 @@ def _prepare(bots: int, watchers: int) -> tuple[list[tuple[int, str]], list[str]
     from ledger.services import grant_signup_bonus
 
     call_command("migrate", verbosity=0)
-    host = User.objects.create_user(username="bench_host")
     tables = [
         games.create_table(
-            host,
+            User.objects.create_user(username=f"bench_host{t}"),  # one each: a host's limit
             name=f"API bench {t}",
             stake=10,
             allow_bots=True,

@@ -46,7 +46,11 @@ class Feed:
                 self.status = response.status_code
                 self.response_headers = response.headers
                 if response.status_code != 200:
-                    self.body = json.loads(await response.aread())
+                    raw = await response.aread()
+                    try:
+                        self.body = json.loads(raw)
+                    except ValueError:
+                        self.body = raw.decode(errors="replace")[:300]
                     self._opened.set()
                     return
                 self._opened.set()
