@@ -66,6 +66,10 @@ REDIS = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/14")
 TARGET_P95_MS = 100.0
 ARRANGE_SECONDS = 60
 STREAMS_PER_WATCHER = 4
+IN_FLIGHT = asyncio.Semaphore(10)
+"""Requests the bots have in flight at once, all together. Each REST request holds a thread
+and a database connection of its own while it runs (Django's ASGI handler, synchronous
+operations), and this machine's PostgreSQL, shared with other work, has 100 connections."""
 
 
 def _prepare(bots: int, watchers: int) -> tuple[list[tuple[int, str]], list[str], list[int]]:
@@ -161,7 +165,8 @@ class Bot:
 
     async def request(self, stats: Stats, method: str, path: str, body: Any = None) -> Any:
         try:
-            response = await self.client.request(method, path, json=body, headers=self.headers)
+            async with IN_FLIGHT:
+                response = await self.client.request(method, path, json=body, headers=self.headers)
         except httpx.HTTPError as exc:
             stats.failures.append(f"{method} {path}: no answer ({exc!r})")
             return None
@@ -234,7 +239,12 @@ async def _run(
             Bot(servers.bases[i % len(clients)], clients[i % len(clients)], table, token)
             for i, (table, token) in enumerate(seated)
         ]
-        await asyncio.gather(*(bot.start(stats) for bot in bots))
+
+        async def start(index: int, bot: Bot) -> None:
+            await asyncio.sleep(args.ramp * index / len(bots))  # bots arrive over the ramp
+            await bot.start(stats)
+
+        await asyncio.gather(*(start(i, bot) for i, bot in enumerate(bots)))
         watchers: list[Feed] = []
         for w, token in enumerate(watching):
             for k in range(STREAMS_PER_WATCHER):
@@ -323,6 +333,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=60, help="measured, after the warm-up")
     parser.add_argument("--warmup", type=float, default=20, help="seconds not measured")
     parser.add_argument("--servers", type=int, default=2)
+    parser.add_argument("--ramp", type=float, default=10, help="bots arrive over this time")
     args = parser.parse_args()
     watchers = max(0, -(-(args.streams - 2 * args.bots) // STREAMS_PER_WATCHER))
 
