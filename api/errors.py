@@ -14,6 +14,7 @@ _STATUS = {
     "chi_size": 400,
     "card_unknown": 400,
     "card_duplicate": 400,
+    "card_not_dealt": 400,
     "bad_client_seed": 400,
     "invalid": 400,
     "unauthenticated": 401,

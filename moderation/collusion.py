@@ -36,7 +36,9 @@ heads-up rounds do not count)."""
 def tournament_findings(
     user_ids: Collection[int], round_ids: Collection[int]
 ) -> list[dict[str, Any]]:
-    """What fires among these entrants (people only) in these rounds and at their tables."""
+    """What fires among these entrants in these rounds and at their tables: people and
+    third-party bot accounts (``is_api_bot``: driven from outside, so watched like anyone);
+    only the site's own bots are left out."""
     people = set(
         User.objects.filter(pk__in=list(user_ids), is_bot=False).values_list("pk", flat=True)
     )
