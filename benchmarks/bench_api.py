@@ -240,11 +240,11 @@ async def _run(
             for i, (table, token) in enumerate(seated)
         ]
 
-        async def start(index: int, bot: Bot) -> None:
+        async def arrive(index: int, bot: Bot) -> None:
             await asyncio.sleep(args.ramp * index / len(bots))  # bots arrive over the ramp
             await bot.start(stats)
 
-        await asyncio.gather(*(start(i, bot) for i, bot in enumerate(bots)))
+        await asyncio.gather(*(arrive(i, bot) for i, bot in enumerate(bots)))
         watchers: list[Feed] = []
         for w, token in enumerate(watching):
             for k in range(STREAMS_PER_WATCHER):
