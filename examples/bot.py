@@ -203,8 +203,8 @@ class Bot:
         return False
 
     def at_table(self, table_id: int) -> None:
-        log(f"seated at table {table_id}")
         self.table = table_id
+        log(f"seated at table {table_id}")
         self.table_stream = self.spawn(f"/api/tables/{table_id}/stream", f"table:{table_id}")
 
     def leave(self) -> None:

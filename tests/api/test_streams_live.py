@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -120,6 +121,25 @@ def test_the_example_bot_plays_five_rounds_against_the_sites_bots_from_a_token_a
     assert "left table" in output  # it stopped cleanly: out of its seat
     assert not Seat.objects.filter(user=bot_account).exists()
     call_command("ledger_check")
+
+    # Ctrl-C: started again, seated, interrupted: it leaves its table and exits cleanly.
+    log = stack.logs / "bot-interrupted.log"
+    with log.open("wb") as out:
+        bot = subprocess.Popen(
+            [sys.executable, str(ROOT / "examples" / "bot.py")],
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+        deadline = time.monotonic() + 60
+        while "seated at table" not in log.read_text() and time.monotonic() < deadline:
+            time.sleep(0.2)
+        bot.send_signal(signal.SIGINT)
+        returncode = bot.wait(timeout=30)
+    output = log.read_text()
+    assert returncode == 0, output
+    assert "Ctrl-C" in output and "left table" in output, output
+    assert not Seat.objects.filter(user=bot_account).exists()
 
 
 def test_the_table_stream_never_carries_another_players_cards_before_the_showdown(
