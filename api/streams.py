@@ -378,9 +378,11 @@ def _table_access(table_id: int, user: User) -> bool:
     """Whether the table is private; ``ApiError`` when the user may not watch it."""
     table = Table.objects.filter(pk=table_id).first()
     if table is None:
-        raise ApiError(404, "not_found", _("No such table."))
+        raise ApiError(404, "not_found", _("This table or round does not exist."))
     if not selectors.may_enter(table, user):
-        raise ApiError(403, "private_table", _("This table is private."))
+        raise ApiError(
+            403, "private_table", _("This table is private: you need an invitation from its host.")
+        )
     return table.is_private
 
 
