@@ -73,10 +73,13 @@ function seatHead(seat, player) {
   name.title = seat.name;
   line.append(name);
   if (seat.is_bot) {
-    // A bot says so on its seat, with its level (easy / normal) for the curious.
+    // A bot says so on its seat, with its level (easy / normal) for the curious; a bot
+    // account (docs/api.md) has no level: a program plays it.
     const level = seat.difficulty === "easy" ? gettext("easy") : gettext("normal");
     const tag = el("span", "badge bot-badge", gettext("Bot"));
-    tag.title = fmt(gettext("A bot (%(level)s level)"), { level });
+    tag.title = seat.difficulty
+      ? fmt(gettext("A bot (%(level)s level)"), { level })
+      : gettext("A bot account, played by a program");
     tag.setAttribute("aria-label", tag.title);
     line.append(tag);
   }
