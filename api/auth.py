@@ -17,6 +17,7 @@ from oauth2_provider.models import get_access_token_model
 
 from accounts.models import User
 from api.models import PersonalToken, Scope
+from games import events
 
 # A personal token starts with this, so it is told apart from an OAuth token without a
 # lookup (and found by secret scanners).
@@ -104,3 +105,14 @@ def grant_still_valid(token_id: str) -> bool:
         )
         return bool(access.exists())
     return False
+
+
+def token_group(token_id: str) -> str:
+    """Every open stream of one token (a group name allows no colon)."""
+    return "api-token-" + token_id.replace(":", "-")
+
+
+def end_token_streams(token_id: str) -> None:
+    """End every open stream of this token, once the transaction commits (a revocation).
+    The streams also check their token every ``CHECK_SECONDS``: this makes it at once."""
+    events.publish(token_group(token_id), {"type": "token_revoked"}, private=True)

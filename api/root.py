@@ -17,7 +17,7 @@ from ninja.errors import AuthenticationError, HttpError, ValidationError
 from ninja.openapi.docs import Swagger
 from ninja.security import HttpBearer
 
-from api import limits, streams
+from api import limits
 from api.auth import Grant, authenticate_bearer
 from api.errors import ApiError, from_game_error
 from games.errors import GameError
@@ -133,6 +133,7 @@ def _http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
 
 
 def _routers() -> None:
+    from api import streams  # here: the streams' operations use Token, above
     from api.operations import account, daily, rounds, tables, tournaments
 
     for module in (account, tables, rounds, tournaments, daily):

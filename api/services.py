@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from oauth2_provider.models import get_access_token_model
 
 from accounts.models import User
-from api.auth import ALL_SCOPES, PERSONAL_PREFIX, digest
+from api.auth import ALL_SCOPES, PERSONAL_PREFIX, digest, end_token_streams
 from api.errors import ApiError
 from api.models import PersonalToken
 from games.models import RoundPlayer, Seat
@@ -76,6 +76,7 @@ def revoke_token(user: User, token_id: int) -> PersonalToken:
         if row.revoked_at is None:
             row.revoked_at = timezone.now()
             row.save(update_fields=["revoked_at"])
+            end_token_streams(f"pat:{row.pk}")  # its open streams end at once, after commit
     return row
 
 
@@ -84,7 +85,9 @@ def revoke_oauth_token(user: User, token_id: int) -> None:
     access = get_access_token_model().objects.filter(pk=token_id, user=user).first()
     if access is None:
         raise ApiError(404, "not_found", _("No such token."))
-    access.revoke()
+    with transaction.atomic():
+        access.revoke()
+        end_token_streams(f"oauth:{token_id}")  # its open streams end at once, after commit
 
 
 @transaction.atomic

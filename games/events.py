@@ -2,7 +2,9 @@
 
 Groups: ``lobby`` (table list), ``table-<id>`` (public events of a table: seats, round
 progress, reveals), ``table-<id>-user-<uid>`` (one player's private events at that table:
-their own cards). Spectators join only the public group. Every table event carries the
+their own cards), ``user-<uid>`` (what concerns one user wherever they are: a round dealt
+to them, a tournament seating them, an invitation; the API's event stream listens to it,
+api.streams). Spectators join only the public group. Every table event carries the
 table ``version`` it produced. A public event may name its audience: a duplicate board's
 showdown goes in full to those who may see its cards, withheld to the others.
 """
@@ -35,6 +37,11 @@ def table_group(table_id: int) -> str:
 
 def private_group(table_id: int, user_id: int) -> str:
     return f"table-{table_id}-user-{user_id}"
+
+
+def user_group(user_id: int) -> str:
+    """One user's own events, at every table (the API's event stream: docs/api.md)."""
+    return f"user-{user_id}"
 
 
 def session_group(session_key: str) -> str:
@@ -173,6 +180,11 @@ def to_table(
 
 def to_player(table_id: int, user_id: int, payload: dict[str, Any]) -> None:
     publish(private_group(table_id, user_id), payload, private=True)
+
+
+def to_user(user_id: int, payload: dict[str, Any]) -> None:
+    """An event for one user wherever they are (``user_group``), once the transaction commits."""
+    publish(user_group(user_id), payload, private=True)
 
 
 def shut_out(table_id: int, user_id: int, reason: str) -> None:

@@ -1,4 +1,5 @@
-"""ASGI entry: HTTP to Django, websockets to Channels behind origin and session checks."""
+"""ASGI entry: HTTP to Django (the API's streams through ``api.asgi``), websockets to
+Channels behind origin and session checks."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ django_asgi_app = get_asgi_application()
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from api.asgi import with_streams  # noqa: E402
 from games.consumers import login_stack  # noqa: E402
 from maubinh_site.embedded import start_embedded_worker  # noqa: E402
 from maubinh_site.routing import websocket_urlpatterns  # noqa: E402
@@ -28,7 +30,8 @@ sys.setswitchinterval(settings.GIL_SWITCH_INTERVAL_US / 1_000_000)
 
 application = ProtocolTypeRouter(
     {
-        "http": django_asgi_app,
+        # The API's NDJSON streams without the pages' middleware (api.asgi: no thread each).
+        "http": with_streams(django_asgi_app),
         "websocket": AllowedHostsOriginValidator(login_stack(URLRouter(websocket_urlpatterns))),
     }
 )

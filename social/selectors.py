@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import Case, IntegerField, Q, QuerySet, Value, When
+from django.urls import Resolver404, resolve
 
 from accounts.models import User
-from games.models import Connection, Seat, Table
+from games.models import Connection, Seat, Table, TableInvite
 from games.selectors import may_enter
 from notices import selectors as notices
-from notices.models import Notification
+from notices.models import Notification, NotificationKind
 from social.models import Block, FriendRequest, Friendship
 
 
@@ -145,3 +147,41 @@ def relation(user: User, other: User) -> str:
     if FriendRequest.objects.filter(from_user=other, to_user=user).exists():
         return "asked_you"
     return "none"
+
+
+def invitation_event(notification: Notification) -> dict[str, Any]:
+    """``invitation``: a friend invites this user to a table (the API's event stream,
+    docs/api.md). ``table`` is the table's id; ``url`` the link to open (a private table's
+    is its host's invite link, which lets the user in)."""
+    table_id: int | None = None
+    with contextlib.suppress(Resolver404):
+        match = resolve(notification.url)
+        if "table_id" in match.kwargs:
+            table_id = int(match.kwargs["table_id"])
+        elif "token" in match.kwargs:
+            table_id = (
+                TableInvite.objects.filter(token=match.kwargs["token"])
+                .values_list("table_id", flat=True)
+                .first()
+            )
+    return {
+        "type": "invitation",
+        "id": notification.pk,
+        "from": {
+            "user": notification.actor_id,
+            "name": notification.actor.shown_name if notification.actor else "",
+        },
+        "table": table_id,
+        "table_name": notification.table_name,
+        "url": notification.url,
+        "at": notification.created_at.isoformat(),
+    }
+
+
+def open_invitations(user: User) -> list[dict[str, Any]]:
+    """``invitation`` for each unread invitation to a table still open (oldest first)."""
+    unread = notifications_of(user).filter(kind=NotificationKind.TABLE_INVITE, read_at__isnull=True)
+    invitations = [invitation_event(n) for n in unread.order_by("created_at", "pk")]
+    tables = [i["table"] for i in invitations if i["table"] is not None]
+    still_open = set(Table.objects.filter(pk__in=tables, is_open=True).values_list("pk", flat=True))
+    return [i for i in invitations if i["table"] in still_open]

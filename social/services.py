@@ -17,6 +17,7 @@ from django.utils import formats, timezone
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
+from games import events
 from games.errors import GameError
 from games.models import Connection, Seat, Table
 from games.selectors import is_acting_host
@@ -33,7 +34,7 @@ from social.models import (
     SentKind,
 )
 from social.receivers import refusal_to_invite
-from social.selectors import are_friends, block_between
+from social.selectors import are_friends, block_between, invitation_event
 
 SEND_WINDOW = timedelta(hours=1)
 
@@ -239,6 +240,8 @@ def invite_to_table(user: User, friend: User) -> Notification:
         url = reverse("games:table", kwargs={"table_id": table.pk})
     _count_send(user, SentKind.TABLE_INVITE)
     # Inviting again before the friend has read it renews that invitation: no pile of them.
-    return notices.renew_or_notify(
+    notification = notices.renew_or_notify(
         friend, NotificationKind.TABLE_INVITE, user, table_name=table.name, url=url
     )
+    events.to_user(friend.pk, invitation_event(notification))  # the API's event stream
+    return notification

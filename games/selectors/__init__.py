@@ -27,6 +27,8 @@ from games.selectors.engine import (
 from games.selectors.payloads import (
     lobby_page,
     lobby_row,
+    open_rounds,
+    open_tournament_seats,
     result_breakdown,
     reveal_payload,
     round_view,
@@ -86,7 +88,9 @@ __all__ = [
     "lobby_row",
     "may_enter",
     "online_users",
+    "open_rounds",
     "open_tables",
+    "open_tournament_seats",
     "player_inputs",
     "result_breakdown",
     "reveal_payload",

@@ -539,3 +539,57 @@ def lobby_page(page: Any = 1) -> tuple[list[dict[str, Any]], dict[str, int]]:
         "pages": paginator.num_pages,
         "total": paginator.count,
     }
+
+
+# --- One user's own events (the API's event stream: docs/api.md, "Streams") --------------
+
+
+def round_dealt(round_: Round, player: RoundPlayer) -> dict[str, Any]:
+    """``round_dealt``: a round dealt to this player, with their own cards (no one else's),
+    sent at the deal and, while it is being arranged, to a stream that opens."""
+    return {
+        "type": "round_dealt",
+        "table": round_.table_id,
+        "round": round_.pk,
+        "number": round_.number,
+        # The table version of the deal: a submit that carries it is never stale.
+        "version": round_.dealt_version,
+        "deadline": round_.deadline.isoformat() if round_.deadline else None,
+        "position": player.position,
+        "cards": player.cards,
+        "submitted": player.submitted_at is not None,
+    }
+
+
+def tournament_seat(table: Table) -> dict[str, Any]:
+    """``tournament_table``: a tournament seated this user at ``table`` (its first deal
+    follows: docs/tournaments.md, "Your table starts")."""
+    # The tournaments app's row (TournamentTable, related_name "tournament_table"), read by
+    # name so games does not import the app built on it.
+    link = getattr(table, "tournament_table", None)
+    return {
+        "type": "tournament_table",
+        "table": table.pk,
+        "name": table.name,
+        "tournament": getattr(link, "tournament_id", None),
+        "stakes_in": table.stakes_in,
+        "start_at": table.start_at.isoformat() if table.start_at else None,
+    }
+
+
+def open_rounds(user: User) -> list[dict[str, Any]]:
+    """``round_dealt`` for every round this user is still arranging (oldest first)."""
+    players = (
+        RoundPlayer.objects.filter(
+            user=user, round__state=RoundState.ARRANGING, status=PlayerStatus.PLAYING
+        )
+        .select_related("round")
+        .order_by("round_id")
+    )
+    return [round_dealt(p.round, p) for p in players]
+
+
+def open_tournament_seats(user: User) -> list[dict[str, Any]]:
+    """``tournament_table`` for the tournament table this user is seated at, if any."""
+    seats = Seat.objects.filter(user=user, table__is_open=True).select_related("table")
+    return [tournament_seat(s.table) for s in seats if s.table.is_managed]

@@ -33,6 +33,7 @@ from games.rules.arrange import suggest
 from games.rules.fair import commitment, deal_from_seeds
 from games.rules.presets import hold_amount
 from games.rules.scoring import validate_arrangement
+from games.selectors import payloads
 from games.selectors.engine import is_foul_arrangement, round_players
 from games.selectors.private import acting_host_id
 from games.selectors.rounds import latest_round, rounds_dealt_today
@@ -254,6 +255,8 @@ def deal(table: Table, latest: Round | None) -> Round | None:
                 "cards": player.cards,
             },
         )
+        if not player.user.is_bot:  # the site's bots have no stream (bots.tasks plays them)
+            events.to_user(player.user_id, payloads.round_dealt(round_, player))
     enqueue_advance(round_)
     send_on_commit(
         round_dealt,

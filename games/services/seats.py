@@ -10,9 +10,10 @@ from django.utils.translation import gettext_lazy as _
 from accounts.errors import SeatRefused
 from accounts.models import User
 from accounts.services import ensure_can_sit
+from games import events
 from games.errors import GameError, SeatError
 from games.models import PlayerStatus, Round, RoundPlayer, RoundState, Seat, Table
-from games.selectors.payloads import seat_view
+from games.selectors.payloads import seat_view, tournament_seat
 from games.selectors.private import held_seats, may_enter
 from games.selectors.rounds import active_round, rounds_dealt_today
 from games.services import common
@@ -156,6 +157,8 @@ def assign_seat(table: Table, user: User, position: int | None = None) -> Seat:
         log(current, "join", {"position": seat.position}, user)
     send_on_commit(seat_changed, table_id=table.pk)
     schedule_auto_start(table)
+    if not user.is_bot:
+        events.to_user(user.pk, tournament_seat(table))  # the API's event stream
     return seat
 
 
