@@ -87,8 +87,8 @@ def corrupted_round(players: list[Any], table: Table, monkeypatch: pytest.Monkey
     """A round the ledger paid the wrong way round (as a bug in the payout might)."""
     real = ledger_services.settle_round
 
-    def swapped(round_id: int, deltas: dict[int, int]) -> Any:
-        return real(round_id, {user: -delta for user, delta in deltas.items()})
+    def swapped(round_id: int, deltas: dict[int, int], **options: Any) -> Any:
+        return real(round_id, {user: -delta for user, delta in deltas.items()}, **options)
 
     monkeypatch.setattr(ledger_services, "settle_round", swapped)
     round_ = play_round(players, table)
