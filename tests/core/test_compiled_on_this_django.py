@@ -95,8 +95,10 @@ def test_every_compiled_statement_of_a_round_builds_what_the_orm_builds(make_use
     round_ = services.start_round(host, table.pk)
     statements = [
         *((lock, (table.pk,)) for lock in common._LOCK_TABLE.values()),
-        *((lock, (round_.pk,)) for lock in common._LOCK_TABLE_OF_ROUND.values()),
-        (common._LOCK_ROUND, (round_.pk, table.pk)),
+        *(
+            (lock, (round_.pk, table.pk) if by_table else (round_.pk,))
+            for (_skip, by_table), lock in common._LOCK_ROUND.items()
+        ),
         *((players, (round_.pk,)) for players in engine._PLAYERS.values()),
     ]
     for statement, args in statements:

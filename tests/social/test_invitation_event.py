@@ -8,6 +8,7 @@ import pytest
 
 from games import events
 from games import services as games
+from notices import services as notices
 from social import selectors, services
 
 pytestmark = pytest.mark.django_db
@@ -53,5 +54,5 @@ def test_a_read_invitation_or_a_closed_table_is_no_longer_open(friends) -> None:
     games.open_table(an, name="Bàn An", stake=10)
     services.invite_to_table(an, binh)
     assert len(selectors.open_invitations(binh)) == 1
-    services.mark_notifications_read(binh)
+    notices.mark_notifications_read(binh)
     assert selectors.open_invitations(binh) == []
