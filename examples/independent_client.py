@@ -197,16 +197,17 @@ def submit(client: Client, round_id: int, version: int | None, chi: list[list[st
 
 
 def settled(detail: dict) -> bool:
-    return bool(detail.get("postings") or detail.get("transfers") or detail.get("units"))
+    return bool(detail.get("finished"))  # RoundFull.finished in the schema
 
 
 def summarise(detail: dict, my_id: int) -> str:
     posts = detail.get("postings") or []
     delta = sum(int(p.get("delta", 0)) for p in posts)
     after = posts[-1].get("balance_after", posts[-1].get("balance")) if posts else "?"
-    units = detail.get("units")
-    if isinstance(units, dict):
-        units = units.get(str(my_id), units)
+    units = "?"
+    for player in detail.get("players") or []:
+        if player.get("user") == my_id or player.get("id") == my_id:
+            units = player.get("units", "?")
     return f"units {units}, xu {delta:+d}, balance after {after}"
 
 
