@@ -60,7 +60,7 @@ INSTALLED_APPS = [
     "tournaments",
     "chat",
     "ninja",
-    "oauth2_provider",
+    "api.apps.OAuthProviderConfig",
     "api",
 ]
 
@@ -515,6 +515,20 @@ OAUTH2_PROVIDER = {
     "COMPLIANT_BCP_RFC9700_PKCE_METHOD": True,
     "COMPLIANT_BCP_RFC9700_IMPLICIT_GRANT": True,
     "COMPLIANT_BCP_RFC9700_PASSWORD_GRANT": True,
+    # RFC 9700 throughout (manage.py check --deploy passes with no warning): tokens only
+    # in the Authorization header, the `iss` parameter in authorization responses, tokens
+    # stored as SHA-256 checksums (api/auth.py looks them up by checksum), a replayed
+    # refresh token revokes its whole family, redirect URIs over https only, matched
+    # exactly, PKCE required.
+    "COMPLIANT_BCP_RFC9700_ACCESS_TOKEN_TRANSPORT": True,
+    "COMPLIANT_BCP_RFC9700_AUTHZ_RESPONSE_ISS": True,
+    "COMPLIANT_BCP_RFC9700_TOKEN_STORAGE": True,
+    "COMPLIANT_BCP_RFC9700_REFRESH_TOKEN": True,
+    "COMPLIANT_BCP_RFC9700_REDIRECT_URI_SCHEME": True,
+    "COMPLIANT_BCP_RFC9700_REDIRECT_URI_MATCHING": True,
+    "COMPLIANT_BCP_RFC9700_PKCE_REQUIRED": True,
+    "REFRESH_TOKEN_REUSE_PROTECTION": True,
+    "ALLOWED_REDIRECT_URI_SCHEMES": ["https"],
     "ACCESS_TOKEN_EXPIRE_SECONDS": 3600,
     "REFRESH_TOKEN_EXPIRE_SECONDS": 30 * 24 * 3600,
     "ROTATE_REFRESH_TOKEN": True,

@@ -14,7 +14,7 @@ from oauth2_provider.models import Application
 
 pytestmark = pytest.mark.django_db
 
-REDIRECT = "http://127.0.0.1:8765/callback"
+REDIRECT = "https://127.0.0.1:8765/callback"
 
 
 def _pkce() -> tuple[str, str]:
@@ -128,3 +128,94 @@ def test_the_plain_pkce_method_is_refused(make_user) -> None:
         assert "code" not in params and params["error"] == ["invalid_request"]
     else:
         assert b"authorizationForm" not in answer.content
+
+
+def _tokens(user, app):  # type: ignore[no-untyped-def]
+    """The token answer of one full authorization-code flow."""
+    verifier, challenge = _pkce()
+    browser = Client()
+    browser.force_login(user)
+    query = {
+        "response_type": "code",
+        "client_id": app.client_id,
+        "redirect_uri": REDIRECT,
+        "scope": "read",
+        "state": "s",
+        "code_challenge": challenge,
+        "code_challenge_method": "S256",
+    }
+    answer = browser.post("/api/oauth/authorize/", {**query, "allow": "Authorize"})
+    params = parse_qs(urlparse(answer["Location"]).query)
+    assert params["iss"], "the authorization response names its issuer (RFC 9207)"
+    token = Client().post(
+        "/api/oauth/token/",
+        {
+            "grant_type": "authorization_code",
+            "code": params["code"][0],
+            "redirect_uri": REDIRECT,
+            "client_id": app.client_id,
+            "code_verifier": verifier,
+        },
+    )
+    assert token.status_code == 200, token.content
+    return token.json()
+
+
+def test_the_server_keeps_only_checksums_of_oauth_tokens(make_user, api_client) -> None:
+    from oauth2_provider.models import AccessToken, RefreshToken
+
+    user = make_user("an")
+    body = _tokens(user, _app(user))
+
+    stored = AccessToken.objects.get(user=user)
+    assert stored.token != body["access_token"]
+    assert body["access_token"] not in {t.token for t in RefreshToken.objects.all()}
+    assert body["refresh_token"] not in {t.token for t in RefreshToken.objects.all()}
+    assert api_client(body["access_token"]).get("/account").status_code == 200
+
+
+def test_a_refresh_token_used_twice_revokes_every_token_of_its_family(
+    make_user, api_client
+) -> None:
+    user = make_user("an")
+    app = _app(user)
+    first = _tokens(user, app)
+
+    def refresh(token: str):  # type: ignore[no-untyped-def]
+        return Client().post(
+            "/api/oauth/token/",
+            {"grant_type": "refresh_token", "refresh_token": token, "client_id": app.client_id},
+        )
+
+    second = refresh(first["refresh_token"])
+    assert second.status_code == 200, second.content
+    assert api_client(second.json()["access_token"]).get("/account").status_code == 200
+
+    replay = refresh(first["refresh_token"])  # a stolen copy of the first refresh token
+
+    assert replay.status_code == 400
+    assert api_client(second.json()["access_token"]).get("/account").status_code == 401
+    assert refresh(second.json()["refresh_token"]).status_code == 400
+
+
+def test_an_access_token_in_the_query_string_is_not_accepted(make_user) -> None:
+    user = make_user("an")
+    body = _tokens(user, _app(user))
+
+    answer = Client().get("/api/account", {"access_token": body["access_token"]})
+
+    assert answer.status_code == 401
+
+
+def test_an_app_cannot_register_a_plain_http_redirect_uri(make_user) -> None:
+    from django.core.exceptions import ValidationError
+
+    app = Application(
+        name="Không an toàn",
+        user=make_user("an"),
+        client_type=Application.CLIENT_PUBLIC,
+        authorization_grant_type=Application.GRANT_AUTHORIZATION_CODE,
+        redirect_uris="http://example.com/callback",
+    )
+    with pytest.raises(ValidationError):
+        app.full_clean()
