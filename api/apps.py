@@ -9,7 +9,7 @@ class ApiConfig(AppConfig):
     verbose_name = _("Open API")
 
 
-class OAuthProviderConfig(DOTConfig):
+class OAuthProviderConfig(DOTConfig):  # type: ignore[misc]  # the library is untyped
     """django-oauth-toolkit under this site's own name: its admin section reads
     "Ứng dụng OAuth", not the library's name."""
 
