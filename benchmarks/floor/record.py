@@ -35,24 +35,19 @@ SERVER = os.environ.get("TEST_DATABASE_URL", "postgres://maubinh:maubinh@127.0.0
 RULES = {"arrange_seconds": 60, "reveal_seconds": 2, "start_seconds": 5}
 
 
-def _record() -> dict[str, Any]:
-    from django.core.management import call_command
-    from django.utils import timezone
-
+def play_round() -> dict[str, Any]:
+    """One round through the real services (in a migrated database): what each step sent."""
     from accounts.models import User
-    from chat import selectors as chat_selectors
-    from games import events, selectors
+    from games import events
     from games import services as games
-    from games.models import Round, RoundState, Table
     from ledger.services import grant_signup_bonus
-    from tests.support.arranging import naive_arrangement
 
-    call_command("migrate", verbosity=0)
     users = [User.objects.create_user(username=f"t0p{k}") for k in range(4)]
     for user in users:
         grant_signup_bonus(user)
     table = games.create_table(users[0], name="Bench 0", stake=10, rules_overrides=RULES)
     seat_of = {user.pk: k for k, user in enumerate(users)}
+    group_send = events._group_send
     sent: list[dict[str, Any]] = []
 
     def group_of(group: str) -> dict[str, Any]:
@@ -71,7 +66,27 @@ def _record() -> dict[str, Any]:
         sent.append({**group_of(group), "private": message.get("private", False),
                      "payload": json.loads(message["text"])})  # fmt: skip
 
-    events._group_send = capture  # this process only
+    events._group_send = capture  # until the round is played (below)
+    try:
+        steps = _steps(table, users, sent)
+    finally:
+        events._group_send = group_send
+    return {
+        "recorded_from": "benchmarks/floor/record.py (the real services, one round)",
+        "rules": RULES,
+        "summary_seconds": int(os.environ.get("TABLE_SUMMARY_SECONDS", "12")),
+        "steps": steps,
+    }
+
+
+def _steps(table: Any, users: list[Any], sent: list[dict[str, Any]]) -> dict[str, Any]:
+    from django.utils import timezone
+
+    from chat import selectors as chat_selectors
+    from games import selectors
+    from games import services as games
+    from games.models import Round, RoundState, Table
+    from tests.support.arranging import naive_arrangement
 
     def step() -> list[dict[str, Any]]:
         taken = list(sent)
@@ -109,12 +124,28 @@ def _record() -> dict[str, Any]:
     Table.objects.filter(pk=table.pk).update(start_at=timezone.now() - timedelta(seconds=1))
     games.start_round_when_due(table.pk)
     steps["deal"] = {"events": step()}
-    return {
-        "recorded_from": "benchmarks/floor/record.py (the real services, one round)",
-        "rules": RULES,
-        "summary_seconds": int(os.environ.get("TABLE_SUMMARY_SECONDS", "12")),
-        "steps": steps,
-    }
+    return steps
+
+
+def shape(recorded: dict[str, Any]) -> dict[str, list[tuple[Any, ...]]]:
+    """Each step's messages as (where, seat, type, size in bytes): what the relay's flow and
+    load follow from (a test compares the committed recording with a fresh one)."""
+
+    def row(to: str, seat: Any, payload: dict[str, Any]) -> tuple[Any, ...]:
+        return (to, seat, payload["type"], len(json.dumps(payload)))
+
+    shapes: dict[str, list[tuple[Any, ...]]] = {}
+    for name, step in recorded["steps"].items():
+        if name == "chat_role":
+            shapes[name] = [row("socket", k, role) for k, role in enumerate(step)]
+            continue
+        for index, part in enumerate(step if name == "timers" else [step]):
+            key = f"{name}:{index}" if name == "timers" else name
+            sends = [] if name == "timers" else part.get("send", [])
+            rows = [row("socket", None, m) for m in sends]
+            events = part if name == "timers" else part["events"]
+            shapes[key] = rows + [row(e["to"], e.get("seat"), e["payload"]) for e in events]
+    return shapes
 
 
 def main() -> None:
@@ -126,7 +157,10 @@ def main() -> None:
         import django
 
         django.setup()
-        recorded = _record()
+        from django.core.management import call_command
+
+        call_command("migrate", verbosity=0)
+        recorded = play_round()
         from django.db import connections
 
         connections.close_all()

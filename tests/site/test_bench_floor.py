@@ -5,6 +5,7 @@ the outcome different (the first round of a table settles about 10 s in; the win
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -44,3 +45,20 @@ def test_a_relay_killed_in_the_measured_window_fails_the_floor_and_is_named():
     assert done.returncode == 1, done.stdout[-3000:] + done.stderr[-2000:]
     assert "FAILED: part of the load did not run:" in done.stdout
     assert re.search(r"the relay daphne on port \d+ died", done.stdout), done.stdout
+
+
+@pytest.mark.django_db(transaction=True)  # the events leave on commit
+def test_the_relays_recorded_round_is_what_the_services_send_now():
+    # The relay replays benchmarks/floor/round.json: a change to a round's messages (a new
+    # event, a payload grown) must be recorded again, or the floor stops being the same load.
+    from benchmarks.floor.record import OUT, play_round, shape
+
+    committed = shape(json.loads(OUT.read_text()))
+    fresh = shape(play_round())
+    assert committed.keys() == fresh.keys()
+    for step, rows in fresh.items():
+        where = [row[:3] for row in rows]
+        assert [row[:3] for row in committed[step]] == where, f"{step}: record it again"
+        for (*_, size), (*_, then) in zip(rows, committed[step], strict=True):
+            # Ids, names and timestamps differ by a few bytes.
+            assert abs(size - then) <= max(16, then // 10), f"{step}: {then} -> {size} bytes"
