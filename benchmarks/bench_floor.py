@@ -46,6 +46,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.bench_tables import Servers, add_load_options  # noqa: E402
+from benchmarks.floor.relay import REVEAL_SECONDS, SUMMARY_SECONDS  # noqa: E402
 from benchmarks.speed import describe as machine_speed  # noqa: E402
 from benchmarks.tables.measures import Gauges, Stats, cpu_ms, cpu_ms_named  # noqa: E402
 from benchmarks.tables.players import BenchPlayer  # noqa: E402
@@ -57,6 +58,14 @@ REDIS = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/14")
 # What bench_tables.py prints of the CPU a round, by part ("CPU of worker: 36.3 ms a round").
 OURS_PARTS = ("daphne", "worker", "postgres", "redis")
 CPU_LINE = re.compile(r"^CPU of (\w[\w ]*): ([\d.]+) ms a round", re.MULTILINE)
+ROUNDS_LINE = re.compile(r"^measured [\d.]+ s: (\d+) rounds", re.MULTILINE)
+# The two sides play the same load; one that settled fewer rounds than this share of the
+# other's did not (its tables still sitting down in the window on a loaded machine, say),
+# and a ratio of their CPU a round would compare two different things.
+SAME_LOAD = 0.8
+# The longest a table's round lasts when its players play (benchmarks/tables/players.py
+# thinks up to 3 s; the relay's reveals and summary: benchmarks/floor/round.json).
+ROUND_SECONDS = 3 + 3 * REVEAL_SECONDS + SUMMARY_SECONDS
 
 
 def load_average() -> str:
@@ -114,8 +123,13 @@ async def _play(servers: Servers, args: argparse.Namespace) -> Played:
     return stats, gauges, each_daphne, players, failures
 
 
-def run_floor(args: argparse.Namespace) -> tuple[float | None, list[str]]:
-    """One floor run: its CPU a round (ms; None when not measured) and what did not run."""
+Side = tuple[float | None, int, list[str]]
+"""A side's run: its CPU a round (ms; None when not measured), its rounds in the measured
+window, and what did not run."""
+
+
+def run_floor(args: argparse.Namespace) -> Side:
+    """One floor run."""
     print(f"floor: load average before the run: {load_average()}")
     logs = Path(mkdtemp(prefix="bench-floor-"))
     env = site_env(
@@ -134,16 +148,21 @@ def run_floor(args: argparse.Namespace) -> tuple[float | None, list[str]]:
     wrong = report(args, stats, gauges, failures, logs, sizes)
     for port, code in died:
         wrong.append(f"the relay daphne on port {port} died (exit {code})")
+    # A round takes up to about 21 s (3 s of thinking, the reveals, the 12 s summary): a
+    # window shorter than two of them may fall between a table's settlements, so there a
+    # table counts as playing if it settled a round at all (the warm-up too).
+    since = stats.measure_from if args.seconds >= 2 * ROUND_SECONDS else 0.0
+    where = "in the measured window" if since else "in the whole run"
     by_table: dict[int, bool] = {}
     for player in players:
         settled = any(
-            m["type"] == "settled" and stats.measure_from <= m["_at"] < stats.measure_until
+            m["type"] == "settled" and since <= m["_at"] < stats.measure_until
             for m in player.client.received
         )
         by_table[player.table_id] = by_table.get(player.table_id, False) or settled
     silent = sorted(table for table, played in by_table.items() if not played)
     if silent:
-        wrong.append(f"{len(silent)} tables settled no round in the measured window: {silent[:20]}")
+        wrong.append(f"{len(silent)} tables settled no round {where}: {silent[:20]}")
     undealt = [p.name for p in players if not p.played]
     if undealt:
         wrong.append(f"{len(undealt)} players were never dealt a hand: {undealt[:20]}")
@@ -156,16 +175,16 @@ def run_floor(args: argparse.Namespace) -> tuple[float | None, list[str]]:
             wrong.append(f"the CPU of {part} read zero in the measured window")
     if not stats.rounds:
         wrong.append("no round settled in the measured window")
-        return None, wrong
+        return None, 0, wrong
     floor = (spent["daphne"] + spent["redis"]) / stats.rounds
     print(
         f"floor: {floor:.1f} ms of server CPU a round (daphne + Redis, over {stats.rounds} rounds)"
     )
     print(f"logs: {logs}")
-    return floor, wrong
+    return floor, stats.rounds, wrong
 
 
-def run_ours(args: argparse.Namespace) -> tuple[float | None, list[str]]:
+def run_ours(args: argparse.Namespace) -> Side:
     """bench_tables.py with the same load: its CPU a round (daphne + worker + PostgreSQL +
     Redis, ms) and what did not run."""
     command = [
@@ -182,13 +201,15 @@ def run_ours(args: argparse.Namespace) -> tuple[float | None, list[str]]:
     if done.returncode:
         wrong.append(f"bench_tables.py exited {done.returncode}: {done.stderr.strip()[-500:]}")
     parts = {name: float(ms) for name, ms in CPU_LINE.findall(done.stdout)}
+    measured = ROUNDS_LINE.search(done.stdout)
+    rounds = int(measured.group(1)) if measured else 0
     missing = [part for part in OURS_PARTS if not parts.get(part)]
     if missing:
         wrong.append(f"bench_tables.py printed no (or zero) CPU a round for: {', '.join(missing)}")
-        return None, wrong
+        return None, rounds, wrong
     ours = sum(parts[part] for part in OURS_PARTS)
     print(f"ours: {ours:.1f} ms of server CPU a round (daphne + worker + PostgreSQL + Redis)")
-    return ours, wrong
+    return ours, rounds, wrong
 
 
 def main() -> None:
@@ -211,13 +232,18 @@ def main() -> None:
         sides = [run_floor, run_ours] if args.compare else [run_floor]
         if run % 2:
             sides.reverse()  # alternate which side runs first
-        figures = {}
+        figures, rounds = {}, {}
         for side in sides:
-            figure, missing = side(args)
-            figures[side.__name__] = figure
+            figure, played, missing = side(args)
+            figures[side.__name__], rounds[side.__name__] = figure, played
             wrong += [f"run {run + 1}, {side.__name__.removeprefix('run_')}: {m}" for m in missing]
         floor = figures["run_floor"]
         ours = figures.get("run_ours", args.ours_ms)
+        if len(rounds) == 2 and min(rounds.values()) < SAME_LOAD * max(rounds.values()):
+            wrong.append(
+                f"run {run + 1}: not the same load: the floor settled {rounds['run_floor']} "
+                f"rounds in the measured window, ours {rounds['run_ours']}"
+            )
         if floor and ours:
             ratios.append(ours / floor)
             print(
