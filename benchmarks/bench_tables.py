@@ -55,8 +55,9 @@ from benchmarks.scratchdb import database_url, recreate  # noqa: E402
 from benchmarks.speed import describe as machine_speed  # noqa: E402
 from benchmarks.tables.measures import Gauges, Stats, cpu_ms, cpu_ms_named, query_totals  # noqa: E402
 from benchmarks.tables.players import BenchPlayer  # noqa: E402
-from benchmarks.tables.report import log_sizes, report  # noqa: E402
+from benchmarks.tables.report import fail_loudly, log_sizes, report  # noqa: E402
 from tests.support.processes import (  # noqa: E402
+    ASGI_APP,
     celery_worker,
     collect_static,
     daphne_process,
@@ -110,8 +111,8 @@ def _prepare(tables: int) -> list[tuple[int, list[str]]]:
 class Servers:
     """The daphne processes, on fixed ports, that can be killed and started afresh."""
 
-    def __init__(self, env: dict[str, str], logs: Path, count: int) -> None:
-        self.env, self.logs = env, logs
+    def __init__(self, env: dict[str, str], logs: Path, count: int, app: str = ASGI_APP) -> None:
+        self.env, self.logs, self.app = env, logs, app
         self.ports = [free_port() for _ in range(count)]
         self.bases = [f"http://127.0.0.1:{port}" for port in self.ports]
         self.procs: list[subprocess.Popen[bytes]] = []
@@ -120,7 +121,8 @@ class Servers:
 
     def start(self) -> None:
         """Start one daphne per port (in parallel: they come up together, as after a crash)."""
-        collect_static(self.env)  # once, before the threads
+        if self.app == ASGI_APP:
+            collect_static(self.env)  # once, before the threads
         stacks = [contextlib.ExitStack() for _ in self.ports]
         procs: list[Any] = [None] * len(self.ports)
         errors: list[BaseException] = []
@@ -128,7 +130,8 @@ class Servers:
         def one(i: int) -> None:
             log = self.logs / f"daphne{i}-{self.generation}.log"
             try:
-                procs[i] = stacks[i].enter_context(daphne_process(self.env, log, self.ports[i]))[1]
+                server = daphne_process(self.env, log, self.ports[i], app=self.app)
+                procs[i] = stacks[i].enter_context(server)[1]
             except BaseException as exc:  # reported below, on the caller's thread
                 errors.append(exc)
 
@@ -239,23 +242,28 @@ def _chunks(items: Any, size: int) -> Any:
         yield chunk
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def add_load_options(parser: argparse.ArgumentParser) -> None:
+    """The load's options, shared with benchmarks/bench_floor.py (the same defaults)."""
     parser.add_argument("--tables", type=int, default=100)
     parser.add_argument("--seconds", type=float, default=60, help="measured, after the warm-up")
     parser.add_argument("--servers", type=int, default=2)
     parser.add_argument("--ramp", type=float, default=10, help="tables open over this time")
     parser.add_argument("--warmup", type=float, default=30, help="seconds not measured")
     parser.add_argument(
-        "--after", type=float, default=30, help="seconds of play after the daphne restart"
-    )
-    parser.add_argument("--no-restart", action="store_true", help="do not kill and restart daphne")
-    parser.add_argument(
         "--stagger",
         type=float,
         default=0,
         help="each table sits down at a random moment this many seconds after its sockets open",
     )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    add_load_options(parser)
+    parser.add_argument(
+        "--after", type=float, default=30, help="seconds of play after the daphne restart"
+    )
+    parser.add_argument("--no-restart", action="store_true", help="do not kill and restart daphne")
     parser.add_argument(
         "--deals-per-second",
         type=float,
@@ -311,12 +319,7 @@ def main() -> None:
         if not os.environ.get("BENCH_KEEP_DB"):
             recreate(SERVER, BENCH_DB, drop_only=True)
         _drop_redis_keys(env["REDIS_PREFIX"])
-    if wrong:
-        print("FAILED: part of the load did not run:")
-        for line in wrong:
-            print(f"  - {line}")
-        sys.exit(1)
-    print("OK: every player connected, played on and was served without an error")
+    fail_loudly(wrong, "OK: every player connected, played on and was served without an error")
 
 
 if __name__ == "__main__":

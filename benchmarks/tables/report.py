@@ -7,6 +7,7 @@ import json
 import os
 import re
 import statistics
+import sys
 from collections import Counter
 from pathlib import Path
 
@@ -191,3 +192,13 @@ def report(
     slow = sum(log.read_text(errors="replace").count(": slow ") for log in logs.glob("daphne*"))
     print(f"slow commands logged (over SLOW_COMMAND_MS): {slow}")
     return wrong
+
+
+def fail_loudly(wrong: list[str], ok: str) -> None:
+    """Exit 1 naming each part of the load that did not run; else print ``ok``."""
+    if wrong:
+        print("FAILED: part of the load did not run:")
+        for line in wrong:
+            print(f"  - {line}")
+        sys.exit(1)
+    print(ok)

@@ -173,15 +173,17 @@ def daphne_process(
     port: int | None = None,
     host: str = "127.0.0.1",
     prefix: Sequence[str] = (),
+    app: str = ASGI_APP,
 ) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
     """Like ``daphne``, also yielding the process (for tests that kill it).
 
-    ``prefix`` runs it through another command (``ip netns exec NAME``: on another "host").
+    ``prefix`` runs it through another command (``ip netns exec NAME``: on another "host");
+    ``app`` serves another ASGI application than the site (benchmarks/bench_floor.py's relay).
     """
-    if env.get("DEBUG", "").lower() not in {"1", "true", "yes", "on"}:
+    if app == ASGI_APP and env.get("DEBUG", "").lower() not in {"1", "true", "yes", "on"}:
         collect_static(env)
     port = port or free_port()
-    with running(daphne_args(port, host, prefix), env, log) as proc:
+    with running(daphne_args(port, host, prefix, app), env, log) as proc:
         base = f"http://{host}:{port}"
         try:
             wait_for_http(base + "/healthz")
@@ -211,9 +213,11 @@ def celery_worker(
         yield proc
 
 
-def daphne_args(port: int, host: str = "127.0.0.1", prefix: Sequence[str] = ()) -> list[str]:
-    """The command that serves the site on ``host:port``."""
-    return [*prefix, PYTHON, "-m", "daphne", "-b", host, "-p", str(port), ASGI_APP]
+def daphne_args(
+    port: int, host: str = "127.0.0.1", prefix: Sequence[str] = (), app: str = ASGI_APP
+) -> list[str]:
+    """The command that serves the site (or ``app``) on ``host:port``."""
+    return [*prefix, PYTHON, "-m", "daphne", "-b", host, "-p", str(port), app]
 
 
 def celery_args(*command: str, prefix: Sequence[str] = ()) -> list[str]:
