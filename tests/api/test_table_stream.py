@@ -5,6 +5,7 @@ the socket; the table talk is not in the stream."""
 from __future__ import annotations
 
 import asyncio
+import importlib
 import json
 from collections.abc import AsyncIterator
 from datetime import timedelta
@@ -14,19 +15,20 @@ import pytest
 from django.utils import timezone
 
 from accounts import services as accounts
-from api import (
-    limits,
-    streams,
-)
+from api import limits
 from api import services as api_services
 from api.auth import authenticate_bearer
-from api.root import api  # noqa: F401  (first: api.streams builds on it)
+from api.root import api
 from chat import services as chat_services
 from games import consumers, selectors
 from games import services as game_services
 from games.models import Table
 from tests.moderation.conftest import _staff
 from tests.support.wsclient import run_async
+
+# After api.root, which mounts the streams' router (importing api.streams first is circular).
+streams = importlib.import_module("api.streams")
+assert api.urls_namespace == "api"
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
