@@ -16,7 +16,14 @@ _STATUS = {
     "card_duplicate": 400,
     "card_not_dealt": 400,
     "bad_client_seed": 400,
+    "not_your_card": 400,
+    "card_twice": 400,
+    "foul": 400,
     "invalid": 400,
+    "bad_rules": 400,
+    "text_invisible": 400,
+    "text_marks": 400,
+    "text_too_long": 400,
     "unauthenticated": 401,
     "missing_scope": 403,
     "forbidden": 403,
@@ -57,3 +64,63 @@ def status_of(code: str) -> int:
 
 def from_game_error(exc: GameError) -> ApiError:
     return ApiError(status_of(exc.code), exc.code, exc.message)
+
+
+# The refusals every authenticated operation can meet (api.root.Token): no valid token,
+# and the request limits; ``missing_scope`` where the operation needs a scope.
+AUTHENTICATED = ("unauthenticated", "rate_limited")
+SCOPED = (*AUTHENTICATED, "missing_scope")
+
+
+def refusals(*codes: str) -> dict[str, Any]:
+    """An operation's error answers for its schema (``openapi_extra``): for each HTTP
+    status, exactly the codes this operation can answer with, as an ``enum`` of
+    ``error.code`` and in the description (docs/api.md lists the same per operation)."""
+    by_status: dict[int, list[str]] = {}
+    for code in dict.fromkeys(codes):  # in order, once each
+        by_status.setdefault(status_of(code), []).append(code)
+    responses: dict[int, Any] = {}
+    for status, listed in sorted(by_status.items()):
+        responses[status] = {
+            "description": "Refused (nothing changed): " + ", ".join(f"`{c}`" for c in listed),
+            "content": {
+                "application/json": {
+                    "schema": {
+                        "type": "object",
+                        "required": ["error"],
+                        "properties": {
+                            "error": {
+                                "type": "object",
+                                "required": ["code", "message"],
+                                "properties": {
+                                    "code": {"type": "string", "enum": listed},
+                                    "message": {"type": "string"},
+                                },
+                            }
+                        },
+                    }
+                }
+            },
+        }
+    return {"responses": responses}
+
+
+def error_codes(operation: dict[str, Any]) -> dict[int, list[str]]:
+    """The codes an operation of the OpenAPI document lists, by status (``refusals``)."""
+    found: dict[int, list[str]] = {}
+    for status, response in operation.get("responses", {}).items():
+        schema = response.get("content", {}).get("application/json", {}).get("schema", {})
+        codes = schema.get("properties", {}).get("error", {}).get("properties", {})
+        enum = codes.get("code", {}).get("enum")
+        if enum:
+            found[int(status)] = list(enum)
+    return found
+
+
+def ndjson(description: str, extra: dict[str, Any]) -> dict[str, Any]:
+    """``extra`` (``refusals``) with a ``200`` answered as NDJSON, one JSON object a line."""
+    ok = {
+        "description": description,
+        "content": {"application/x-ndjson": {"schema": {"type": "string"}}},
+    }
+    return {"responses": {200: ok, **extra["responses"]}}

@@ -20,6 +20,11 @@ from accounts.middleware import SUPPORTED
 _PAGES = ("/api/tokens/", "/api/oauth/")
 
 
+def is_operation(path: str) -> bool:
+    """Whether ``path`` is one of the API's operations (answered in JSON), not a page."""
+    return path.startswith("/api/") and not path.startswith(_PAGES)
+
+
 def requested_language(header: str) -> str | None:
     for code, _quality in parse_accept_lang_header(header or ""):
         base = code.split("-")[0].lower()
@@ -33,8 +38,7 @@ class ApiLanguageMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        path = request.path_info
-        if not path.startswith("/api/") or path.startswith(_PAGES):
+        if not is_operation(request.path_info):
             return self.get_response(request)
         language = requested_language(request.headers.get("Accept-Language", "")) or "vi"
         with translation.override(language):

@@ -32,6 +32,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import time
 import uuid
 from collections.abc import AsyncIterator
 from typing import Annotated, Any
@@ -45,10 +46,9 @@ from ninja import Path, Router
 from accounts.models import User
 from api import limits
 from api.auth import Grant, grant_still_valid, token_group
-from api.errors import ApiError
+from api.errors import SCOPED, ApiError, ndjson, refusals
 from api.root import Token, grant_of
-from api.schemas import Error
-from games import events, selectors, services
+from games import consumers, events, selectors, services
 from games.consumers import run_command, run_handshake
 from games.liveness import open_sockets
 from games.models import Table
@@ -68,7 +68,35 @@ MAX_BACKLOG = 2000
 """Lines waiting for a client that does not read: past this the stream ends (``behind``)."""
 
 BIGINT = 2**63 - 1
-ERRORS: dict[int, Any] = {401: Error, 403: Error, 404: Error, 429: Error}
+
+# Every ``type`` a stream's lines carry (docs/api.md, "Streams", lists each one).
+END = "end"
+EVENT_STREAM_TYPES = frozenset({"round_dealt", "tournament_table", "invitation", END})
+TABLE_STREAM_TYPES = frozenset(
+    {
+        "snapshot",  # first: games.selectors.table_snapshot
+        # The table's public events (games/services, games.selectors.payloads)
+        "seat_taken",
+        "seat_left",
+        "presence",
+        "countdown",
+        "round_started",
+        "submitted",
+        "player_left",
+        "reveal",
+        "settled",
+        "voided",
+        "table_closed",
+        "stake",  # a tournament table's stake, with the level
+        # Your private events at the table
+        "cards",
+        "submission",
+        END,
+    }
+)
+TABLE_TALK = frozenset({"chat_message", "chat_reaction", "chat_settings"})
+"""The table talk goes to the table's group too (chat.services); the stream leaves it out:
+only the chat's socket filters it for each reader (blocks, mutes: chat.consumers)."""
 
 
 class _Watch:
@@ -160,7 +188,7 @@ class _Stream(abc.ABC):
         """End the stream after the lines already queued, with a last line saying why."""
         if self.ended:
             return
-        self.lines.put_nowait(json.dumps({"type": "end", "reason": reason}).encode() + b"\n")
+        self.lines.put_nowait(json.dumps({"type": END, "reason": reason}).encode() + b"\n")
         self.ended = True
         self.lines.put_nowait(None)
 
@@ -265,11 +293,21 @@ def _open_events(user: User) -> list[dict[str, Any]]:
 
 class TableStream(_Stream):
     def __init__(
-        self, grant: Grant, lease: limits.StreamLeaseHandle, table_id: int, private: bool
+        self,
+        grant: Grant,
+        lease: limits.StreamLeaseHandle,
+        table_id: int,
+        private: bool,
+        by_role: bool = False,
     ) -> None:
         super().__init__(grant, lease)
         self.table_id = table_id
         self.private = private
+        # Let in to a private table by a staff role only: as the socket, the role is
+        # checked again (at most every SESSION_CHECK_SECONDS, before an event is sent), so
+        # a staff member suspended or deactivated meanwhile gets nothing more from it.
+        self.by_role = by_role
+        self.role_checked = time.monotonic()
         self.in_order = InOrder(self._send)
         self.connection_id = uuid.uuid4()
         self.present = False
@@ -302,7 +340,27 @@ class TableStream(_Stream):
         services.connected(self.user, self.table_id, self.connection_id)
         return selectors.table_snapshot(table, self.user)
 
+    async def _still_admitted(self) -> bool:
+        """Whether a staff role that let this stream in still holds (games.consumers)."""
+        if not self.by_role:
+            return True
+        now = time.monotonic()
+        if now - self.role_checked < consumers.SESSION_CHECK_SECONDS:
+            return True
+        self.role_checked = now
+        try:
+            return bool(await run_command(consumers.may_still_enter)(self.table_id, self.user.pk))
+        except Exception:
+            # The database away: ask again at the next event; the stream never dies of it.
+            logger.exception("table %s: stream's staff standing not checked", self.table_id)
+            return True
+
     async def handle(self, head: dict[str, Any], message: dict[str, Any]) -> None:
+        if head.get("type") in TABLE_TALK:
+            return  # not in the table stream (docs/api.md)
+        if not await self._still_admitted():
+            self.end("forbidden")  # nothing more is sent
+            return
         if head.get("type") == "shut_out" and head.get("user") == self.user.pk:
             self.end("forbidden")  # a revoked invite link or a block (games.consumers)
             return
@@ -338,22 +396,15 @@ def _respond(stream: _Stream) -> StreamingHttpResponse:
     return response
 
 
-_STREAMED = {
-    "responses": {
-        200: {
-            "description": "One JSON object per line, an empty line at least every 10 s.",
-            "content": {NDJSON: {"schema": {"type": "string"}}},
-        }
-    }
-}
+_STREAMED = 'One JSON object per line (docs/api.md, "Streams"), an empty line at least every 10 s.'
 
 
 @router.get(
     "/stream/event",
     operation_id="events_stream",
     auth=Token("read", "play"),
-    response={200: None, **ERRORS},
-    openapi_extra=_STREAMED,
+    response={200: None},
+    openapi_extra=ndjson(_STREAMED, refusals(*SCOPED, "too_many_streams")),
 )
 async def events_stream(request: HttpRequest) -> StreamingHttpResponse:
     """Your events as NDJSON: ``round_dealt`` (your cards), ``tournament_table``,
@@ -363,8 +414,9 @@ async def events_stream(request: HttpRequest) -> StreamingHttpResponse:
     return _respond(EventStream(grant, lease))
 
 
-def _table_access(table_id: int, user: User) -> bool:
-    """Whether the table is private; ``ApiError`` when the user may not watch it."""
+def _table_access(table_id: int, user: User) -> tuple[bool, bool]:
+    """(whether the table is private, whether the user is let in only by a staff role);
+    ``ApiError`` when the user may not watch it."""
     table = Table.objects.filter(pk=table_id).first()
     if table is None:
         raise ApiError(404, "not_found", _("This table or round does not exist."))
@@ -372,15 +424,18 @@ def _table_access(table_id: int, user: User) -> bool:
         raise ApiError(
             403, "private_table", _("This table is private: you need an invitation from its host.")
         )
-    return table.is_private
+    return table.is_private, selectors.enters_as_staff(table, user)
 
 
 @router.get(
     "/tables/{table_id}/stream",
     operation_id="table_stream",
     auth=Token("read", "play"),
-    response={200: None, **ERRORS},
-    openapi_extra=_STREAMED,
+    response={200: None},
+    openapi_extra=ndjson(
+        _STREAMED,
+        refusals(*SCOPED, "malformed", "not_found", "private_table", "too_many_streams"),
+    ),
 )
 async def table_stream(
     request: HttpRequest, table_id: Annotated[int, Path(ge=1, le=BIGINT)]
@@ -388,6 +443,6 @@ async def table_stream(
     """A table as NDJSON: first its ``snapshot`` as the socket sends it, then the same
     versioned events (your own cards only). Scope ``read`` or ``play``."""
     grant = grant_of(request)
-    private = await run_handshake(_table_access)(table_id, grant.user)
+    private, by_role = await run_handshake(_table_access)(table_id, grant.user)
     lease = await run_handshake(limits.acquire_stream)(grant)
-    return _respond(TableStream(grant, lease, table_id, private))
+    return _respond(TableStream(grant, lease, table_id, private, by_role))

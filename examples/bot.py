@@ -188,7 +188,7 @@ class Bot:
             "POST", "/api/tables", {"name": "Bàn của bot", "allow_bots": True, "stake": 10}
         )
         if created.status_code == 201 and created.json()["seated"]:
-            self.at_table(created.json()["table"]["id"])
+            self.at_table(created.json()["table"])
         else:
             log(f"no table for now: {created.status_code} {created.text}")
             time.sleep(5)

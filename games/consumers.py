@@ -221,7 +221,7 @@ def _table_access(table_id: int, user: Any) -> tuple[int | None, bool, bool]:
     return None, table.is_private, selectors.enters_as_staff(table, user)
 
 
-def _may_still_enter(table_id: int, user_id: int) -> bool:
+def may_still_enter(table_id: int, user_id: int) -> bool:
     """The user as they are now (suspended? deactivated?) may still watch the table."""
     from django.contrib.auth import get_user_model
 
@@ -465,7 +465,7 @@ class TableConsumer(_Consumer):
         """Record this socket's presence and take the snapshot it starts from; None when a
         private table no longer lets the user in."""
         with querycount.step("connect"):
-            if self.private and not _may_still_enter(self.table_id, self.user.pk):
+            if self.private and not may_still_enter(self.table_id, self.user.pk):
                 # Checked again now that the socket is in the table's groups: a link revoked
                 # (or a block made) after the handshake's check and before the join sent its
                 # shut_out where this socket was not yet listening.
@@ -497,7 +497,7 @@ class TableConsumer(_Consumer):
             return True
         self.role_checked = now
         try:
-            allowed = await run_command(_may_still_enter)(self.table_id, self.user.pk)
+            allowed = await run_command(may_still_enter)(self.table_id, self.user.pk)
         except Exception:
             # The database away: ask again at the next check; the socket never dies of it.
             logger.exception("table %s: staff standing not checked", self.table_id)

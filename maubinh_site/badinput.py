@@ -10,8 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from django.http import HttpRequest, HttpResponse, QueryDict
+from django.http import HttpRequest, HttpResponse, JsonResponse, QueryDict
 from django.shortcuts import render
+from django.utils.translation import gettext as _
+
+from api.middleware import is_operation
 
 
 def _has_nul(data: QueryDict) -> bool:
@@ -25,5 +28,11 @@ class RefuseNulMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         post = request.POST if request.method == "POST" else QueryDict()
         if "\x00" in request.path or _has_nul(request.GET) or _has_nul(post):
+            if is_operation(request.path_info):
+                # A program reads the API's error shape (docs/api.md#errors), not a page.
+                message = _("This request holds a NUL character, which no field takes.")
+                return JsonResponse(
+                    {"error": {"code": "malformed", "message": message}}, status=400
+                )
             return render(request, "bad_request.html", status=400)
         return self.get_response(request)

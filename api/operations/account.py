@@ -8,8 +8,9 @@ from django.http import HttpRequest
 from ninja import Router
 
 from api import services
+from api.errors import AUTHENTICATED, SCOPED, refusals
 from api.root import Token, grant_of
-from api.schemas import BotAccount, CurrentRound, Error, Me, Seat
+from api.schemas import BotAccount, CurrentRound, Me, Seat
 from games import selectors as game_selectors
 from games.models import Seat as SeatRow
 from games.selectors.rounds import rounds_dealt_today
@@ -17,10 +18,14 @@ from ledger import selectors as ledger_selectors
 
 router = Router(tags=["account"])
 
-ERRORS = {400: Error, 401: Error, 403: Error, 404: Error, 409: Error, 429: Error, 503: Error}
 
-
-@router.get("/account", operation_id="account_me", response={200: Me, **ERRORS}, auth=Token())
+@router.get(
+    "/account",
+    operation_id="account_me",
+    response={200: Me},
+    auth=Token(),
+    openapi_extra=refusals(*AUTHENTICATED),
+)
 def account_me(request: HttpRequest) -> Me:
     """Who the token speaks for, their balance (xu), the token's scopes, where they sit and
     the round they are dealt in now (poll it, or follow the streams)."""
@@ -33,13 +38,15 @@ def account_me(request: HttpRequest) -> Me:
         round_ = game_selectors.active_round(seat_row.table)
         player = round_.players.filter(user=user).first() if round_ is not None else None
         if round_ is not None and player is not None:
-            current = CurrentRound(
-                id=round_.pk,
-                table=round_.table_id,
-                state=round_.state,
-                deadline=round_.deadline.isoformat() if round_.deadline else None,
-                version=seat_row.table.version,
-                submitted=player.submitted_at is not None,
+            current = CurrentRound.model_validate(
+                {
+                    "id": round_.pk,
+                    "table": round_.table_id,
+                    "state": round_.state,  # active_round: arranging or showdown
+                    "deadline": round_.deadline.isoformat() if round_.deadline else None,
+                    "version": seat_row.table.version,
+                    "submitted": player.submitted_at is not None,
+                }
             )
     return Me(
         id=user.pk,
@@ -59,8 +66,9 @@ def account_me(request: HttpRequest) -> Me:
 @router.post(
     "/bot/account/upgrade",
     operation_id="bot_upgrade",
-    response={200: BotAccount, **ERRORS},
+    response={200: BotAccount},
     auth=Token("bot:play"),
+    openapi_extra=refusals(*SCOPED, "not_upgradable", "has_played"),
 )
 def bot_upgrade(request: HttpRequest) -> BotAccount:
     """Make this account a bot account, for good: only an account that never played (no

@@ -9,8 +9,7 @@ from typing import Any
 from django.http import HttpRequest
 from ninja import Router
 
-from api.errors import ApiError
-from api.operations.account import ERRORS
+from api.errors import AUTHENTICATED, SCOPED, ApiError, refusals, status_of
 from api.root import Token, grant_of
 from api.schemas import DailyHand, DailySubmission
 from practice import selectors as practice_selectors
@@ -37,7 +36,13 @@ def _hand(deal: DailyDeal, attempt: DailyAttempt | None) -> dict[str, Any]:
     }
 
 
-@router.get("/daily", operation_id="daily_hand", response={200: DailyHand, **ERRORS}, auth=Token())
+@router.get(
+    "/daily",
+    operation_id="daily_hand",
+    response={200: DailyHand},
+    auth=Token(),
+    openapi_extra=refusals(*AUTHENTICATED),
+)
 def daily_hand(request: HttpRequest) -> dict[str, Any]:
     """Today's hand (the same 13 cards for everyone) and, once you played it, your score."""
     deal = practice_services.todays_deal()
@@ -45,7 +50,21 @@ def daily_hand(request: HttpRequest) -> dict[str, Any]:
 
 
 @router.post(
-    "/daily", operation_id="daily_submit", response={200: DailyHand, **ERRORS}, auth=Token("play")
+    "/daily",
+    operation_id="daily_submit",
+    response={200: DailyHand},
+    auth=Token("play"),
+    openapi_extra=refusals(
+        *SCOPED,
+        "malformed",
+        "card_unknown",
+        "not_your_card",
+        "card_twice",
+        "chi_size",
+        "foul",
+        "day_over",
+        "already_played",
+    ),
 )
 def daily_submit(request: HttpRequest, body: DailySubmission) -> dict[str, Any]:
     """Your one scored arrangement of today's hand."""
@@ -54,7 +73,5 @@ def daily_submit(request: HttpRequest, body: DailySubmission) -> dict[str, Any]:
     try:
         attempt = practice_services.submit_daily(user, deal, json.dumps(body.chi))
     except Refused as refused:
-        raise ApiError(
-            400 if refused.code == "malformed" else 409, refused.code, refused.message
-        ) from None
+        raise ApiError(status_of(refused.code), refused.code, refused.message) from None
     return _hand(deal, attempt)

@@ -14,8 +14,7 @@ from django.utils.translation import gettext as _
 from ninja import Query, Router, Schema
 
 from api import selectors
-from api.errors import ApiError
-from api.operations.account import ERRORS
+from api.errors import SCOPED, ApiError, ndjson, refusals
 from api.root import Token, grant_of
 from api.schemas import RoundFull, Submission, SubmitAnswer
 from games import services as game_services
@@ -49,8 +48,24 @@ def _round_id(value: int) -> int:
 @router.post(
     "/rounds/{round_id}/submit",
     operation_id="round_submit",
-    response={200: SubmitAnswer, **ERRORS},
+    response={200: SubmitAnswer},
     auth=Token("play"),
+    openapi_extra=refusals(
+        *SCOPED,
+        "malformed",
+        "chi_count",
+        "chi_size",
+        "card_unknown",
+        "card_duplicate",
+        "card_not_dealt",
+        "not_found",
+        "not_in_round",
+        "left",
+        "not_arranging",
+        "too_late",
+        "stale_version",
+        "table_busy",
+    ),
 )
 def round_submit(request: HttpRequest, round_id: int, body: Submission) -> SubmitAnswer:
     """Submit (or replace) your arrangement until the deadline or the showdown, or with
@@ -95,17 +110,12 @@ class ExportFilters(Schema):
 @router.get(
     "/rounds/export",
     operation_id="rounds_export",
-    response={200: None, **ERRORS},
+    response={200: None},
     auth=Token("export"),
-    openapi_extra={
-        "responses": {
-            "200": {
-                "description": "One finished round a line (as round_get, without `view`), "
-                "oldest first.",
-                "content": {"application/x-ndjson": {"schema": {"type": "string"}}},
-            }
-        }
-    },
+    openapi_extra=ndjson(
+        "One finished round a line (as round_get, without `view`), oldest first.",
+        refusals(*SCOPED, "malformed"),
+    ),
 )
 def rounds_export(request: HttpRequest, filters: Query[ExportFilters]) -> StreamingHttpResponse:
     """Your finished rounds as NDJSON, one a line, oldest first: ``since`` / ``until``
@@ -134,8 +144,10 @@ def rounds_export(request: HttpRequest, filters: Query[ExportFilters]) -> Stream
 @router.get(
     "/rounds/{round_id}",
     operation_id="round_get",
-    response={200: RoundFull, **ERRORS},
+    response={200: RoundFull},
     auth=Token("read", "play", "export"),
+    by_alias=True,  # a transfer's ``from``
+    openapi_extra=refusals(*SCOPED, "malformed", "not_found"),
 )
 def round_get(request: HttpRequest, round_id: int) -> dict[str, Any]:
     """One round: while it is played, what the table shows you (your cards only); once

@@ -9,8 +9,7 @@ from django.http import HttpRequest
 from django.utils.translation import gettext as _
 from ninja import Router
 
-from api.errors import ApiError
-from api.operations.account import ERRORS
+from api.errors import AUTHENTICATED, SCOPED, ApiError, refusals
 from api.root import Token, grant_of
 from api.schemas import EntryAnswer, TournamentList
 from tournaments import selectors as tournament_selectors
@@ -34,8 +33,9 @@ def _tournament(tournament_id: int) -> Tournament:
 @router.get(
     "/tournaments",
     operation_id="tournaments_list",
-    response={200: TournamentList, **ERRORS},
+    response={200: TournamentList},
     auth=Token(),
+    openapi_extra=refusals(*AUTHENTICATED),
 )
 def tournaments_list(request: HttpRequest) -> dict[str, Any]:
     """The tournaments open for registration or running (the list page's), with your
@@ -68,8 +68,9 @@ def tournaments_list(request: HttpRequest) -> dict[str, Any]:
 @router.get(
     "/tournaments/{tournament_id}",
     operation_id="tournament_standings",
-    response={200: dict[str, Any], **ERRORS},
+    response={200: dict[str, Any]},
     auth=Token(),
+    openapi_extra=refusals(*AUTHENTICATED, "malformed", "not_found"),
 )
 def tournament_standings(request: HttpRequest, tournament_id: int) -> dict[str, Any]:
     """A tournament's whole public state, standings included: the tournament socket's
@@ -80,8 +81,19 @@ def tournament_standings(request: HttpRequest, tournament_id: int) -> dict[str, 
 @router.post(
     "/tournaments/{tournament_id}/join",
     operation_id="tournament_join",
-    response={200: EntryAnswer, **ERRORS},
+    response={200: EntryAnswer},
     auth=Token("tournament"),
+    openapi_extra=refusals(
+        *SCOPED,
+        "malformed",
+        "not_found",
+        "closed",
+        "full",
+        "bots_not_allowed",
+        "engaged",
+        "seated",
+        "balance_too_low",
+    ),
 )
 def tournament_join(request: HttpRequest, tournament_id: int) -> EntryAnswer:
     """Register (a sit-and-go) or join (an arena), paying the buy-in into the pool; a
@@ -98,8 +110,11 @@ def tournament_join(request: HttpRequest, tournament_id: int) -> EntryAnswer:
 @router.post(
     "/tournaments/{tournament_id}/withdraw",
     operation_id="tournament_withdraw",
-    response={200: EntryAnswer, **ERRORS},
+    response={200: EntryAnswer},
     auth=Token("tournament"),
+    openapi_extra=refusals(
+        *SCOPED, "malformed", "not_found", "not_registered", "started", "finished", "called_off"
+    ),
 )
 def tournament_withdraw(request: HttpRequest, tournament_id: int) -> EntryAnswer:
     """Withdraw before the start: the buy-in comes back from the pool."""

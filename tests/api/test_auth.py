@@ -9,6 +9,7 @@ from django.utils import timezone
 from api import services
 from api.auth import authenticate_bearer, grant_still_valid
 from api.models import PersonalToken
+from games import services as game_services
 
 pytestmark = pytest.mark.django_db
 
@@ -84,6 +85,18 @@ def test_account_me_answers_who_the_token_speaks_for(make_user, token_for, api_c
     assert body["balance"] == 10_000
     assert body["is_bot"] is False
     assert body["scopes"] == ["read"]
+
+
+def test_account_me_names_the_table_of_the_round_you_are_dealt_in(
+    players, table, token_for, api_client
+) -> None:
+    game_services.sit(players[0], table.pk)
+    game_services.sit(players[1], table.pk)
+    round_ = game_services.start_round(players[0], table.pk)
+    body = api_client(token_for(players[1], "read")).get("/account").json()
+    assert body["seat"]["table"] == table.pk
+    assert body["round"]["id"] == round_.pk and body["round"]["table"] == table.pk
+    assert body["round"]["state"] == "arranging" and body["round"]["submitted"] is False
 
 
 def test_no_token_is_401_with_the_error_shape_in_the_requested_language(api_client) -> None:
