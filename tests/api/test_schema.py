@@ -10,7 +10,6 @@ import schemathesis
 from django.core import signals
 from django.core.wsgi import get_wsgi_application
 from django.db import close_old_connections
-from hypothesis import HealthCheck, settings
 from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import (
     content_type_conformance,
@@ -23,6 +22,7 @@ from api.models import Scope
 from api.root import api
 from games import services as game_services
 from games.models import Table
+from tests.support.properties import on_the_database
 
 # The operationIds issue 27 names; the streams are api2's (api/streams.py).
 ISSUE_OPERATIONS = {
@@ -84,11 +84,7 @@ def test_the_document_has_every_operation_the_issue_names() -> None:
 
 @pytest.mark.slow
 @schema.parametrize()
-@settings(
-    max_examples=30,
-    deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-)
+@on_the_database(30)
 def test_every_operation_answers_within_its_schema_and_never_with_a_5xx(
     case: Any, token: str
 ) -> None:
