@@ -30,13 +30,14 @@ from __future__ import annotations
 
 import contextlib
 import unicodedata
+from collections.abc import Callable
 from functools import cache
 from typing import Any
 
-from django.utils.functional import lazy
+from django.utils.functional import Promise, lazy
 from django.utils.translation import gettext_lazy as _
 
-from accounts.errors import TextRefused
+from accounts.errors import E, TextRefused
 
 MAX_MARKS = 3
 """Combining marks on one letter (counted decomposed): Vietnamese needs two (ệ = e ̂ ̣)."""
@@ -183,6 +184,19 @@ def clean_text(value: Any, *, max_length: int | None = None, multiline: bool = F
     if max_length is not None and len(text) > max_length:
         raise _refused(_("At most %(n)s characters."), "text_too_long", n=max_length)
     return text
+
+
+def clean_title(name: Any, error_class: Callable[..., E], too_long_or_empty: str | Promise) -> str:
+    """The name someone gives a table, a schedule or a tournament: ``clean_text``'s, 1 to
+    60 characters. A refusal comes as ``error_class`` (the text policy's code and message,
+    else ``bad_name`` with ``too_long_or_empty``)."""
+    try:
+        kept = clean_text(name)  # the text policy: nothing invisible, no bidi control
+    except TextRefused as exc:
+        raise exc.as_error(error_class) from exc
+    if not kept or len(kept) > 60:
+        raise error_class(too_long_or_empty, code="bad_name")
+    return kept
 
 
 def hides_characters(value: str) -> bool:

@@ -26,6 +26,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
 from accounts.ids import parse_id
+from core.admin import ReadOnlyAdmin
 from ledger import selectors, services
 from ledger.errors import LedgerError
 from ledger.formats import format_xu
@@ -45,17 +46,6 @@ class AdjustmentForm(forms.Form):
 
 class ReversalForm(forms.Form):
     reason = forms.CharField(label=_("Reason"), widget=forms.Textarea(attrs={"rows": 3}))
-
-
-class ReadOnlyAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
 
 class InputFilter(admin.SimpleListFilter):

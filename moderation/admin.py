@@ -6,12 +6,10 @@ with their audit rows); the audit log cannot be changed by anyone.
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.contrib import admin
-from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
+from core.admin import ReadOnlyAdmin
 from ledger.formats import format_xu
 from moderation.models import (
     Compensation,
@@ -23,17 +21,6 @@ from moderation.models import (
     UserIP,
 )
 from moderation.templatetags.moderation_tags import audit_values
-
-
-class ReadOnlyAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
 
 @admin.register(StaffAction)

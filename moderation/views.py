@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import wraps
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
 from django.conf import settings
 from django.contrib import messages
@@ -26,7 +26,6 @@ from moderation import selectors, services
 from moderation.errors import Forbidden, ModerationError, NotFound
 from moderation.models import (
     Category,
-    Dispute,
     Outcome,
     Resettlement,
     StaffAction,
@@ -35,6 +34,7 @@ from moderation.models import (
 from moderation.roles import can_moderate, is_admin
 
 View = Callable[..., HttpResponse]
+T = TypeVar("T")
 
 
 def _only(check: Callable[[Any], bool]) -> Callable[[View], View]:
@@ -71,13 +71,23 @@ def _user(request: HttpRequest) -> User:
     return cast(User, request.user)
 
 
-def _act(request: HttpRequest, action: Callable[[], Any], done: str) -> bool:
+class Refused:
+    """What ``_attempt`` returns for a refusal, once the user was told it in a message."""
+
+
+def _attempt(request: HttpRequest, action: Callable[[], T]) -> T | Refused:
+    """``action()``'s result; a refusal becomes an error message, NotFound a 404."""
     try:
-        action()
+        return action()
     except NotFound:
         raise Http404() from None
     except ModerationError as exc:
         messages.error(request, exc.message)
+        return Refused()
+
+
+def _act(request: HttpRequest, action: Callable[[], Any], done: str) -> bool:
+    if isinstance(_attempt(request, action), Refused):
         return False
     messages.success(request, done)
     return True
@@ -92,18 +102,18 @@ def file_dispute(request: HttpRequest, round_id: int) -> HttpResponse:
     if not RoundPlayer.objects.filter(round=round_, user=_user(request)).exists():
         raise Http404()
     if request.method == "POST":
-        holder: dict[str, Dispute] = {}
-
-        def run() -> None:
-            holder["case"] = services.file_dispute(
+        case = _attempt(
+            request,
+            lambda: services.file_dispute(
                 _user(request),
                 round_id,
                 category=request.POST.get("category", ""),
                 text=request.POST.get("text", ""),
-            )
-
-        if _act(request, run, _("Your dispute was filed. We will let you know.")):
-            return redirect("moderation:case_detail", holder["case"].pk)
+            ),
+        )
+        if not isinstance(case, Refused):
+            messages.success(request, _("Your dispute was filed. We will let you know."))
+            return redirect("moderation:case_detail", case.pk)
     return render(
         request,
         "moderation/file_dispute.html",
@@ -117,20 +127,20 @@ def report_player(request: HttpRequest, user_id: int) -> HttpResponse:
     round_id = request.POST.get("round") or request.GET.get("round") or ""
     table_id = request.POST.get("table") or request.GET.get("table") or ""
     if request.method == "POST":
-        holder: dict[str, Dispute] = {}
-
-        def run() -> None:
-            holder["case"] = services.report_player(
+        case = _attempt(
+            request,
+            lambda: services.report_player(
                 _user(request),
                 user_id,
                 category=request.POST.get("category", ""),
                 text=request.POST.get("text", ""),
                 round_id=round_id or None,
                 table_id=table_id or None,
-            )
-
-        if _act(request, run, _("Thank you. A moderator will look at your report.")):
-            return redirect("moderation:case_detail", holder["case"].pk)
+            ),
+        )
+        if not isinstance(case, Refused):
+            messages.success(request, _("Thank you. A moderator will look at your report."))
+            return redirect("moderation:case_detail", case.pk)
     return render(
         request,
         "moderation/report_player.html",
@@ -231,24 +241,17 @@ def resolve(request: HttpRequest, dispute_id: int) -> HttpResponse:
 @require_POST
 @moderator_only
 def compensate(request: HttpRequest, dispute_id: int) -> HttpResponse:
-    holder: dict[str, Any] = {}
-
-    def run() -> None:
-        holder["c"] = services.compensate(
+    compensation = _attempt(
+        request,
+        lambda: services.compensate(
             _user(request),
             dispute_id,
             amount=request.POST.get("amount"),
             reason=request.POST.get("reason", ""),
-        )
-
-    try:
-        run()
-    except NotFound:
-        raise Http404() from None
-    except ModerationError as exc:
-        messages.error(request, exc.message)
-    else:
-        if holder["c"].status == "paid":
+        ),
+    )
+    if not isinstance(compensation, Refused):
+        if compensation.status == "paid":
             messages.success(request, _("The compensation was paid."))
         else:
             messages.info(
@@ -305,12 +308,7 @@ def replay(request: HttpRequest, round_id: int) -> HttpResponse:
 @moderator_only
 def open_board(request: HttpRequest, round_id: int) -> HttpResponse:
     """The replay's "open it anyway" of a duplicate board before its reveal."""
-    try:
-        services.open_board(_user(request), round_id)
-    except NotFound:
-        raise Http404() from None
-    except ModerationError as exc:
-        messages.error(request, exc.message)
+    _attempt(request, lambda: services.open_board(_user(request), round_id))
     query = []
     dispute_id = _case_id(request.POST.get("case"))
     if dispute_id:
@@ -324,21 +322,14 @@ def open_board(request: HttpRequest, round_id: int) -> HttpResponse:
 @moderator_only
 def resettle(request: HttpRequest, round_id: int) -> HttpResponse:
     dispute_id = _case_id(request.POST.get("case"))
-    holder: dict[str, Any] = {}
-
-    def run() -> None:
-        holder["r"] = services.resettle(
+    resettlement = _attempt(
+        request,
+        lambda: services.resettle(
             _user(request), round_id, reason=request.POST.get("reason", ""), dispute_id=dispute_id
-        )
-
-    try:
-        run()
-    except NotFound:
-        raise Http404() from None
-    except ModerationError as exc:
-        messages.error(request, exc.message)
-    else:
-        if holder["r"] is None:
+        ),
+    )
+    if not isinstance(resettlement, Refused):
+        if resettlement is None:
             messages.info(request, _("The round was paid correctly: nothing to change."))
         else:
             messages.success(request, _("The round was settled again."))
@@ -483,15 +474,14 @@ def prizes(request: HttpRequest) -> HttpResponse:
 @moderator_only
 def decide_prizes(request: HttpRequest, tournament_id: int) -> HttpResponse:
     decision = request.POST.get("decision", "")
-    try:
-        _made, new = services.decide_prizes(
+    decided = _attempt(
+        request,
+        lambda: services.decide_prizes(
             _user(request), tournament_id, decision=decision, reason=request.POST.get("reason", "")
-        )
-    except NotFound:
-        raise Http404() from None
-    except ModerationError as exc:
-        messages.error(request, exc.message)
-    else:
+        ),
+    )
+    if not isinstance(decided, Refused):
+        _made, new = decided
         if not new:  # a second click, or another tab: the first one decided
             messages.info(request, _("This was already decided; nothing changed."))
         elif decision == "release":

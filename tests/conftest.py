@@ -157,3 +157,17 @@ def huge_numbers_queried(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
     monkeypatch.setattr(utils.CursorWrapper, "_execute_with_wrappers", guarded)
     return seen
+
+
+@pytest.fixture
+def published(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, dict[str, Any]]]:
+    """What ``games.events.publish`` was handed, as (group, payload), instead of sending it."""
+    from games import events
+
+    sent: list[tuple[str, dict[str, Any]]] = []
+
+    def record(group: str, payload: dict[str, Any], **_: Any) -> None:
+        sent.append((group, payload))
+
+    monkeypatch.setattr(events, "publish", record)
+    return sent

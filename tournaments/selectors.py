@@ -76,6 +76,24 @@ def table_of_tournament(table_id: int) -> Tournament | None:
     return link.tournament if link is not None else None
 
 
+def entrant_row(e: Entry, returned: bool) -> dict[str, Any]:
+    """What a standings row says of an entrant in either kind: who, their state, place and
+    prize, and their table (``e.table`` loaded with its ``tournament_table``). A prize under
+    review is shown as held (the page's ``review``); ``returned``, it was never paid: the
+    buy-ins went back instead."""
+    link = getattr(e.table, "tournament_table", None) if e.table is not None else None
+    return {
+        "user": e.user_id,
+        "name": e.user.shown_name,
+        "is_bot": e.user.plays_as_bot,
+        "state": e.state,
+        "place": e.place,
+        "prize": 0 if returned else e.prize,
+        "table": e.table_id,
+        "table_number": link.number if link is not None else None,
+    }
+
+
 def tournament_state(tournament_id: int) -> dict[str, Any]:
     """Everything the tournament's page shows, as anyone may see it (no cards: chips,
     places and tables only). Events to the tournament's group are this, whole."""
@@ -92,22 +110,7 @@ def tournament_state(tournament_id: int) -> dict[str, Any]:
     prize_pool = tournament.players * tournament.buy_in
     rows: list[dict[str, Any]] = []
     for e in entries:
-        link = getattr(e.table, "tournament_table", None) if e.table is not None else None
-        rows.append(
-            {
-                "user": e.user_id,
-                "name": e.user.shown_name,
-                "is_bot": e.user.plays_as_bot,
-                "state": e.state,
-                "stack": e.stack,
-                "place": e.place,
-                # A prize under review is shown as held (``review``); returned, it was
-                # never paid: the buy-ins went back instead.
-                "prize": 0 if returned else e.prize,
-                "table": e.table_id,
-                "table_number": link.number if link is not None else None,
-            }
-        )
+        rows.append({**entrant_row(e, returned), "stack": e.stack})
     # Standings: still in by chips, then those out by place.
     rows.sort(
         key=lambda r: (

@@ -35,10 +35,9 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from accounts.errors import TextRefused
 from accounts.ids import parse_id
 from accounts.models import User
-from accounts.text import clean_text
+from accounts.text import clean_title
 from games import services as games
 from games.models import Preset, Round, RoundState, Seat, Table
 from games.rules import Rules, RulesConfigError
@@ -133,14 +132,7 @@ def checked_terms(
     players (``players_message`` says it for the kind), the buy-in and the preset; and the
     rules its tables play by (the tournament timers, a hand not sent in time played for
     its owner: docs/rules.md#timing). Returns the name as kept and those rules' overrides."""
-    try:
-        name = clean_text(name)  # the text policy: nothing invisible, no bidi control
-    except TextRefused as exc:
-        raise exc.as_error(TournamentError) from exc
-    if not name or len(name) > 60:
-        raise TournamentError(
-            _("A tournament needs a name of 1 to 60 characters."), code="bad_name"
-        )
+    name = clean_title(name, TournamentError, _("A tournament needs a name of 1 to 60 characters."))
     if not isinstance(players, int) or not rules.MIN_PLAYERS <= players <= rules.MAX_PLAYERS:
         raise TournamentError(
             players_message,

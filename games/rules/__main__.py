@@ -31,22 +31,30 @@ class _BadInput(Exception):
     pass
 
 
-def _score(args: argparse.Namespace) -> Any:
+def _stdin_json() -> Any:
     try:
-        data = json.load(sys.stdin)
+        return json.load(sys.stdin)
     except json.JSONDecodeError as exc:
         raise _BadInput(f"stdin is not valid JSON: {exc}") from exc
-    if isinstance(data, list):
-        return [_score_one(item, args.preset, index) for index, item in enumerate(data)]
-    return _score_one(data, args.preset, None)
 
 
-def _score_one(data: Any, preset: str, index: int | None) -> Any:
+def _each(run: Callable[[Any], Any], data: Any, what: str) -> Any:
+    """``run`` on ``data``, or on each item of it when it is a list; a refusal says which
+    ``what`` (round, hand) it was."""
+    if not isinstance(data, list):
+        return _one(run, data, "")
+    return [_one(run, item, f"{what} {index}: ") for index, item in enumerate(data)]
+
+
+def _one(run: Callable[[Any], Any], item: Any, where: str) -> Any:
     try:
-        return settle_json(data, preset)
+        return run(item)
     except RulesError as exc:
-        where = "" if index is None else f"round {index}: "
         raise _BadInput(f"{where}{exc} [{exc.code}]") from exc
+
+
+def _score(args: argparse.Namespace) -> Any:
+    return _each(lambda data: settle_json(data, args.preset), _stdin_json(), "round")
 
 
 def _arrange_arguments(parser: argparse.ArgumentParser) -> None:
@@ -60,24 +68,17 @@ def _arrange_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _arrange(args: argparse.Namespace) -> Any:
     rules = Rules.preset(args.preset)
-    if args.cards == ["-"]:
-        try:
-            data = json.load(sys.stdin)
-        except json.JSONDecodeError as exc:
-            raise _BadInput(f"stdin is not valid JSON: {exc}") from exc
-        if not isinstance(data, list):
-            raise _BadInput("stdin must hold a JSON array of 13-card arrays")
-        return [_arrange_one(item, rules, index) for index, item in enumerate(data)]
-    cards = [c for arg in args.cards for c in arg.replace(",", " ").split()]
-    return _arrange_one(cards, rules, None)
 
-
-def _arrange_one(cards: Any, rules: Rules, index: int | None) -> Any:
-    try:
+    def arrange(cards: Any) -> Any:
         return arrange_json(cards, rules)
-    except RulesError as exc:
-        where = "" if index is None else f"hand {index}: "
-        raise _BadInput(f"{where}{exc} [{exc.code}]") from exc
+
+    if args.cards != ["-"]:
+        cards = [c for arg in args.cards for c in arg.replace(",", " ").split()]
+        return _one(arrange, cards, "")
+    data = _stdin_json()
+    if not isinstance(data, list):
+        raise _BadInput("stdin must hold a JSON array of 13-card arrays")
+    return _each(arrange, data, "hand")
 
 
 Command = Callable[[argparse.Namespace], Any]

@@ -535,6 +535,16 @@ ROUND_KEYS = ("preset", "stake", "rules", "players")
 PLAYER_KEYS = ("id", "cards", "chi", "status", "left_after_chi", "cap")
 
 
+def _only_known_keys(data: Mapping[str, Any], known: Sequence[str], what: str) -> None:
+    """Refuse the first key of a round (or player) object the format does not define."""
+    unknown = [k for k in data if k not in known]
+    if unknown:
+        raise RoundInputError(
+            f"unknown {what} key {unknown[0]!r} (known: {', '.join(known)})",
+            f"{what}_key_unknown",
+        )
+
+
 def round_from_json(
     data: Any, default_preset: str = "portal"
 ) -> tuple[Rules, int, list[PlayerInput]]:
@@ -545,12 +555,7 @@ def round_from_json(
     """
     if not isinstance(data, Mapping):
         raise RoundInputError("a round must be a JSON object", "round_not_object")
-    unknown = [k for k in data if k not in ROUND_KEYS]
-    if unknown:
-        raise RoundInputError(
-            f"unknown round key {unknown[0]!r} (known: {', '.join(ROUND_KEYS)})",
-            "round_key_unknown",
-        )
+    _only_known_keys(data, ROUND_KEYS, "round")
     rules = Rules.preset(data.get("preset", default_preset))
     overrides = data.get("rules", {})
     if overrides is None:
@@ -564,12 +569,7 @@ def round_from_json(
     for raw in raw_players:
         if not isinstance(raw, Mapping):
             raise RoundInputError("each player must be a JSON object", "player_not_object")
-        extra = [k for k in raw if k not in PLAYER_KEYS]
-        if extra:
-            raise RoundInputError(
-                f"unknown player key {extra[0]!r} (known: {', '.join(PLAYER_KEYS)})",
-                "player_key_unknown",
-            )
+        _only_known_keys(raw, PLAYER_KEYS, "player")
         players.append(
             PlayerInput.make(
                 raw.get("id"),  # type: ignore[arg-type]  # validated by make

@@ -32,9 +32,8 @@ from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from accounts.errors import TextRefused
 from accounts.models import User
-from accounts.text import clean_text
+from accounts.text import clean_title
 from games.errors import GameError, NotFound
 from games.models import (
     BoardSeen,
@@ -84,12 +83,7 @@ def create_schedule(
 
     ``owner``: the competition it belongs to (``tournament:<id>``), whose tables alone
     deal it; none (staff's schedules): any duplicate table may."""
-    try:
-        name = clean_text(name)  # the text policy: nothing invisible, no bidi control
-    except TextRefused as exc:
-        raise exc.as_error(DuplicateError) from exc
-    if not name or len(name) > 60:
-        raise DuplicateError(_("A schedule needs a name of 1 to 60 characters."), code="bad_name")
+    name = clean_title(name, DuplicateError, _("A schedule needs a name of 1 to 60 characters."))
     overrides = valid_rules(preset, rules_overrides)
     schedule = DuplicateSchedule.objects.create(
         name=name, preset=preset, rules_overrides=overrides, created_by=created_by, owner=owner

@@ -12,9 +12,8 @@ from django.db.models import Exists, OuterRef
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from accounts.errors import TextRefused
 from accounts.models import User
-from accounts.text import clean_text
+from accounts.text import clean_title
 from games import events
 from games.errors import GameError
 from games.models import DuplicateSchedule, Preset, Round, Seat, StakesIn, Table
@@ -62,12 +61,7 @@ def create_table(
         if duplicate_schedule.closed_at is not None:
             raise GameError(_("This duplicate schedule is closed."), code="schedule_closed")
         preset, rules_overrides = duplicate_schedule.preset, duplicate_schedule.rules_overrides
-    try:
-        name = clean_text(name)  # the text policy: nothing invisible, no bidi control
-    except TextRefused as exc:
-        raise exc.as_error(GameError) from exc
-    if not name or len(name) > 60:
-        raise GameError(_("A table needs a name of 1 to 60 characters."), code="bad_name")
+    name = clean_title(name, GameError, _("A table needs a name of 1 to 60 characters."))
     overrides = valid_rules(preset, rules_overrides)
     if not isinstance(stake, int) or not 1 <= stake <= 1_000_000:
         raise GameError(_("The stake must be between 1 and 1,000,000 xu."), code="bad_stake")

@@ -108,17 +108,14 @@ def report_player(
         table = Table.objects.filter(pk=as_id(table_id)).first()
         if table is None or not Seat.objects.filter(table=table, user=reporter).exists():
             raise NotFound(_("You can only report a player at a table where you sit."))
-    dispute = Dispute.objects.create(
-        kind=CaseKind.REPORT,
-        filed_by=reporter,
+    return _reported(
+        reporter,
         reported_user=reported,
         round=round_,
         table=table,
         category=category,
         text=text.strip(),
     )
-    notify(reporter.pk, NotificationKind.CASE_FILED, dispute=dispute)
-    return dispute
 
 
 @transaction.atomic
@@ -138,9 +135,8 @@ def report_chat(
     """
     if reported_id == reporter.pk:
         raise ModerationError(_("You cannot report yourself."), code="self_report")
-    dispute = Dispute.objects.create(
-        kind=CaseKind.REPORT,
-        filed_by=reporter,
+    return _reported(
+        reporter,
         reported_user_id=reported_id,
         round_id=round_id,
         table_id=table_id,
@@ -148,5 +144,10 @@ def report_chat(
         text=clean_case_text(text),
         evidence=evidence,
     )
+
+
+def _reported(reporter: User, **case: Any) -> Dispute:
+    """The report as a case, and its reporter told it was received."""
+    dispute = Dispute.objects.create(kind=CaseKind.REPORT, filed_by=reporter, **case)
     notify(reporter.pk, NotificationKind.CASE_FILED, dispute=dispute)
     return dispute

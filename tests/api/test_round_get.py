@@ -11,7 +11,7 @@ from games import services as game_services
 from games.models import RoundPlayer
 from games.rules.fair import commitment
 from tests.support.arranging import naive_arrangement
-from tests.support.played import run_timers
+from tests.support.played import deal_for_two, run_timers
 
 pytestmark = pytest.mark.django_db
 
@@ -23,9 +23,7 @@ def _quoted(cards: list[str]) -> list[str]:
 def test_round_get_never_shows_other_players_cards_before_the_showdown(
     players, table, token_for, api_client
 ) -> None:
-    game_services.sit(players[0], table.pk)
-    game_services.sit(players[1], table.pk)
-    round_ = game_services.start_round(players[0], table.pk)
+    round_ = deal_for_two(players, table)
     mine = RoundPlayer.objects.get(round=round_, user=players[0])
     theirs = RoundPlayer.objects.get(round=round_, user=players[1])
     client = api_client(token_for(players[0], "read", "play"))
@@ -52,9 +50,7 @@ def test_round_get_never_shows_other_players_cards_before_the_showdown(
 def test_round_get_of_a_settled_round_has_every_hand_result_transfer_and_seed(
     players, table, token_for, api_client
 ) -> None:
-    game_services.sit(players[0], table.pk)
-    game_services.sit(players[1], table.pk)
-    round_ = game_services.start_round(players[0], table.pk)
+    round_ = deal_for_two(players, table)
     for rp in round_.players.select_related("user"):
         game_services.submit_arrangement(rp.user, round_.pk, naive_arrangement(rp.cards))
     round_ = run_timers(round_)
@@ -77,9 +73,7 @@ def test_round_get_of_a_settled_round_has_every_hand_result_transfer_and_seed(
 def test_a_round_someone_else_is_playing_does_not_exist_for_you(
     players, table, token_for, api_client
 ) -> None:
-    game_services.sit(players[0], table.pk)
-    game_services.sit(players[1], table.pk)
-    round_ = game_services.start_round(players[0], table.pk)
+    round_ = deal_for_two(players, table)
     response = api_client(token_for(players[2], "read")).get(f"/rounds/{round_.pk}")
     assert response.status_code == 404
     assert response.json()["error"]["code"] == "not_found"

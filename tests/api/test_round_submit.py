@@ -8,18 +8,16 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import services as game_services
 from games.models import Round, RoundEvent, RoundPlayer, Table
 from tests.support.arranging import naive_arrangement
+from tests.support.played import deal_for_two
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def dealt(players, table):  # type: ignore[no-untyped-def]
-    game_services.sit(players[0], table.pk)
-    game_services.sit(players[1], table.pk)
-    return game_services.start_round(players[0], table.pk)
+    return deal_for_two(players, table)
 
 
 def test_a_resent_submission_changes_nothing_and_gets_the_same_answer(

@@ -10,7 +10,6 @@ import schemathesis
 from django.core import signals
 from django.core.wsgi import get_wsgi_application
 from django.db import close_old_connections
-from hypothesis import HealthCheck, settings
 from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import (
     content_type_conformance,
@@ -24,6 +23,7 @@ from api.root import api
 from games import services as game_services
 from games.models import Table
 from tests.api.test_docs_match_the_code import STREAMS
+from tests.support.properties import on_the_database
 
 schema = schemathesis.openapi.from_dict(api.get_openapi_schema(path_prefix="/api/")).exclude(
     operation_id=sorted(STREAMS)
@@ -59,11 +59,7 @@ def token(db: None, make_user: Any, settings: Any, in_test_transaction: None) ->
 
 @pytest.mark.slow
 @schema.parametrize()
-@settings(
-    max_examples=30,
-    deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-)
+@on_the_database(30)
 def test_every_operation_answers_within_its_schema_and_never_with_a_5xx(
     case: Any, token: str
 ) -> None:

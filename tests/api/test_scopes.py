@@ -8,6 +8,7 @@ from api import services
 from api.models import Scope
 from games.models import RoundPlayer, Seat, Table
 from tests.support.arranging import naive_arrangement
+from tests.support.played import deal_for_two
 
 pytestmark = pytest.mark.django_db
 
@@ -32,11 +33,7 @@ def test_a_token_without_play_is_refused_with_403_and_nothing_changes(
 def test_a_token_without_play_cannot_submit_and_the_hand_stays_unsubmitted(
     players, table, token_for, api_client
 ) -> None:
-    from games import services as game_services
-
-    game_services.sit(players[0], table.pk)
-    game_services.sit(players[1], table.pk)
-    round_ = game_services.start_round(players[0], table.pk)
+    round_ = deal_for_two(players, table)
     mine = RoundPlayer.objects.get(round=round_, user=players[1])
     version = Table.objects.get(pk=table.pk).version
 

@@ -18,10 +18,10 @@ import pytest
 from django.core.management import call_command
 
 from api import services as api_services
-from games import services as game_services
 from games.models import Round, RoundPlayer, RoundState, Seat, Table
 from tests.api.ndjson import Feed
 from tests.support.live import live_stack
+from tests.support.played import quick_table
 from tests.support.processes import ROOT
 from tests.support.wsclient import card_strings, run_async
 
@@ -56,14 +56,7 @@ def host(make_user):  # type: ignore[no-untyped-def]
 @pytest.fixture
 def bot_table(host) -> Table:  # type: ignore[no-untyped-def]
     """A table that lets bots in, nobody seated: the site's bots come once someone sits."""
-    return game_services.create_table(
-        host,
-        name="Bàn cho bot",
-        stake=10,
-        allow_bots=True,
-        bot_wait_seconds=1,
-        rules_overrides={"arrange_seconds": 30, "reveal_seconds": 2, "start_seconds": 5},
-    )
+    return quick_table(host, "Bàn cho bot", allow_bots=True, bot_wait_seconds=1)
 
 
 @pytest.fixture

@@ -6,8 +6,8 @@ from typing import Any
 import pytest
 
 from bots import tasks as bot_tasks
-from games import services
 from games.models import Table
+from tests.support.played import quick_table
 
 
 @pytest.fixture
@@ -17,14 +17,7 @@ def person(make_user):  # type: ignore[no-untyped-def]
 
 @pytest.fixture
 def bot_table(person) -> Table:  # type: ignore[no-untyped-def]
-    return services.create_table(
-        person,
-        name="Bàn có máy",
-        stake=10,
-        allow_bots=True,
-        bot_wait_seconds=1,
-        rules_overrides={"arrange_seconds": 30, "reveal_seconds": 2, "start_seconds": 5},
-    )
+    return quick_table(person, "Bàn có máy", allow_bots=True, bot_wait_seconds=1)
 
 
 @dataclass

@@ -12,6 +12,7 @@ loop, so a database test after them in the same process would fail.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -166,9 +167,38 @@ class Pages:
         page.wait_for_url(self.site.url + "/")
         return page
 
+    def sign_up(
+        self, username: str, viewport: dict[str, int] = DESKTOP, display_name: str = ""
+    ) -> Any:
+        """A new page on which ``username`` signs up (a player of the test's own: the shared
+        ones may be seated elsewhere) and lands on the home page."""
+        page = self.new(viewport, username)
+        page.goto(self.site.url + "/accounts/signup/")
+        page.fill("#id_username", username)
+        if display_name:
+            page.fill("#id_display_name", display_name)
+        page.fill("#id_password1", PASSWORD)
+        page.fill("#id_password2", PASSWORD)
+        page.locator("main form button[type=submit]").click()
+        page.wait_for_url(self.site.url + "/")
+        return page
+
     def close(self) -> None:
         for context in self.contexts:
             context.close()
+
+
+def table_frames(page: Any) -> list[dict[str, Any]]:
+    """The frames the page's table sockets receive from now on, parsed, as they come."""
+    frames: list[dict[str, Any]] = []
+    page.on(
+        "websocket",
+        lambda ws: ws.on(
+            "framereceived",
+            lambda payload: frames.append(json.loads(payload)) if "/ws/tables/" in ws.url else None,
+        ),
+    )
+    return frames
 
 
 @pytest.fixture

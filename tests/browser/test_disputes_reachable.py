@@ -6,20 +6,13 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from tests.browser.conftest import PASSWORD, PHONE, SIZES
+from tests.browser.conftest import PHONE, SIZES
 
 
 def test_a_player_reaches_a_report_and_a_dispute_from_the_table_on_a_phone(
     pages: Any, shoot: Any
 ) -> None:
-    base = pages.site.url
-    page = pages.new(PHONE, "hoa_moi")
-    page.goto(base + "/accounts/signup/")
-    page.fill("#id_username", "hoa_moi")
-    page.fill("#id_password1", PASSWORD)
-    page.fill("#id_password2", PASSWORD)
-    page.locator("main form button[type=submit]").click()
-    page.wait_for_url(base + "/")
+    page = pages.sign_up("hoa_moi", PHONE)
     assert "10.000 xu" in page.locator(".messages").inner_text()  # the grant, said
 
     page.click("#quick-play")

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import json
 import re
 from datetime import datetime
 from typing import Any
 
 import pytest
 
-from tests.browser.conftest import CREATE_USERS, DESKTOP, PASSWORD, SIZES
+from tests.browser.conftest import CREATE_USERS, DESKTOP, PASSWORD, SIZES, table_frames
 from tests.browser.test_table_layout import IDS
 
 
@@ -29,27 +28,12 @@ def assert_no_wait(frames: list[dict[str, Any]]) -> None:
 def test_a_new_player_signs_up_presses_quick_play_and_finishes_a_round_against_bots(
     pages: Any, shoot: Any
 ) -> None:
-    base = pages.site.url
-    page = pages.new(DESKTOP, "lan")
-    page.goto(base + "/accounts/signup/")
-    page.fill("#id_username", "lan")
-    page.fill("#id_display_name", "Lan")
-    page.fill("#id_password1", PASSWORD)
-    page.fill("#id_password2", PASSWORD)
-    page.locator("main form button[type=submit]").click()
-    page.wait_for_url(base + "/")
+    page = pages.sign_up("lan", DESKTOP, display_name="Lan")
 
     # docs/rules.md: a quick-play table waits for nobody. Its bots sit down and the cards
     # are dealt as the table opens: the page's first snapshot already holds them (issue 25
     # item 10: no "waiting for other players", no countdown between the click and the cards).
-    frames: list[dict[str, Any]] = []
-    page.on(
-        "websocket",
-        lambda ws: ws.on(
-            "framereceived",
-            lambda payload: frames.append(json.loads(payload)) if "/ws/tables/" in ws.url else None,
-        ),
-    )
+    frames = table_frames(page)
     page.click("#quick-play")
     page.wait_for_url(re.compile(r".*/tables/\d+/$"))
     page.wait_for_function("document.querySelectorAll('#me button.pcard').length === 13")
@@ -81,14 +65,7 @@ def test_quick_play_brings_the_cards_with_the_page_at_every_size(  # type: ignor
         "shell", "-c", CREATE_USERS.format(users=[(name, name.capitalize())], password=PASSWORD)
     )
     page = pages.login(name, viewport)
-    frames: list[dict[str, Any]] = []
-    page.on(
-        "websocket",
-        lambda ws: ws.on(
-            "framereceived",
-            lambda payload: frames.append(json.loads(payload)) if "/ws/tables/" in ws.url else None,
-        ),
-    )
+    frames = table_frames(page)
     page.click("#quick-play")
     page.wait_for_url(re.compile(r".*/tables/\d+/$"))
     page.wait_for_function("document.querySelectorAll('#me button.pcard').length === 13")

@@ -18,7 +18,6 @@ import pytest
 from games.rules import eval3, eval5, parse_cards
 from tests.browser.conftest import (
     DESKTOP,
-    PASSWORD,
     PHONE,
     axe_violations,
     unreachable_by_keyboard,
@@ -144,14 +143,7 @@ def test_three_players_play_two_rounds_on_laptop_and_phone(pages, shoot) -> None
     base = pages.site.url
 
     # --- sign up (chi), log in (an on a laptop, binh on a phone) ----------------------------
-    chi = pages.new(DESKTOP, "chi")
-    chi.goto(base + "/accounts/signup/")
-    chi.fill("#id_username", "chi")
-    chi.fill("#id_display_name", "Chi")
-    chi.fill("#id_password1", PASSWORD)
-    chi.fill("#id_password2", PASSWORD)
-    chi.locator("main form button[type=submit]").click()
-    chi.wait_for_url(base + "/")
+    chi = pages.sign_up("chi", DESKTOP, display_name="Chi")
     chi.locator("[data-testid=daily-bonus] button").click()
     wait_text(chi, "[data-testid=header-balance]", r"^11\.000 xu$")
 

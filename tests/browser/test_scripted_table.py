@@ -135,10 +135,9 @@ def test_mau_binh_is_announced_then_shown_and_settled_first(pages, shoot, viewpo
     shoot(page, "summary-instant")
 
 
-@pytest.mark.browser
-def test_a_complete_layout_is_sent_as_a_draft_and_never_submitted_for_you(pages) -> None:  # type: ignore[no-untyped-def]
-    # docs/rules.md#timing: the server plays the last complete draft at the deadline, so the
-    # page sends drafts (throttled) and presses Done for nobody who has not sent anything.
+def _recorded_table(pages: Any, name: str) -> tuple[Any, Any, list[dict[str, Any]], dict[str, Any]]:
+    """em's page at a new table whose socket only records what the page sends (parsed), and
+    the round's snapshot from ``_script``, for the test to change and send."""
     sockets: list[Any] = []
     received: list[dict[str, Any]] = []
 
@@ -148,19 +147,26 @@ def test_a_complete_layout_is_sent_as_a_draft_and_never_submitted_for_you(pages)
 
     page = pages.login("em", DESKTOP)
     page.route_web_socket(re.compile(r".*/ws/tables/\d+/$"), answer)
-    page.fill("#id_name", "Bàn hết giờ")
+    page.fill("#id_name", name)
     page.uncheck("#id_sit_down")
     page.click("#create-button")
     page.wait_for_url(re.compile(r".*/tables/\d+/$"))
     config = json.loads(page.locator("#table-config").inner_text())
-    snapshot = _script(config["table"], config["user"], "Em")[0]
-    snapshot["round"]["you"]["cards"] = OTHER
-    snapshot["round"]["deadline"] = _iso(6)
     for _ in range(100):
         if sockets:
             break
         page.wait_for_timeout(50)
-    sockets[-1].send(json.dumps(snapshot))
+    return page, sockets[-1], received, _script(config["table"], config["user"], "Em")[0]
+
+
+@pytest.mark.browser
+def test_a_complete_layout_is_sent_as_a_draft_and_never_submitted_for_you(pages) -> None:  # type: ignore[no-untyped-def]
+    # docs/rules.md#timing: the server plays the last complete draft at the deadline, so the
+    # page sends drafts (throttled) and presses Done for nobody who has not sent anything.
+    page, ws, received, snapshot = _recorded_table(pages, "Bàn hết giờ")
+    snapshot["round"]["you"]["cards"] = OTHER
+    snapshot["round"]["deadline"] = _iso(6)
+    ws.send(json.dumps(snapshot))
     for row, cards in (("1", OTHER[:5]), ("2", OTHER[5:10]), ("3", OTHER[10:])):
         for code in cards:
             page.locator(f'#me button.pcard[data-card="{code}"]').click()
@@ -178,30 +184,12 @@ def test_a_complete_layout_is_sent_as_a_draft_and_never_submitted_for_you(pages)
 
 @pytest.mark.browser
 def test_a_sent_arrangement_changed_since_is_sent_again_when_time_is_nearly_up(pages) -> None:  # type: ignore[no-untyped-def]
-    sockets: list[Any] = []
-    received: list[dict[str, Any]] = []
-
-    def answer(ws: Any) -> None:
-        sockets.append(ws)
-        ws.on_message(lambda message: received.append(json.loads(message)))
-
-    page = pages.login("em", DESKTOP)
-    page.route_web_socket(re.compile(r".*/ws/tables/\d+/$"), answer)
-    page.fill("#id_name", "Bàn gửi lại")
-    page.uncheck("#id_sit_down")
-    page.click("#create-button")
-    page.wait_for_url(re.compile(r".*/tables/\d+/$"))
-    config = json.loads(page.locator("#table-config").inner_text())
-    snapshot = _script(config["table"], config["user"], "Em")[0]
+    page, ws, received, snapshot = _recorded_table(pages, "Bàn gửi lại")
     sent = [OTHER[:5], OTHER[5:10], OTHER[10:]]
     snapshot["round"]["you"].update(cards=OTHER, arrangement=sent, draft=sent)
     snapshot["round"]["players"][0]["submitted"] = True
     snapshot["round"]["deadline"] = _iso(6)
-    for _ in range(100):
-        if sockets:
-            break
-        page.wait_for_timeout(50)
-    sockets[-1].send(json.dumps(snapshot))
+    ws.send(json.dumps(snapshot))
     page.wait_for_selector("#row-3-cards button.pcard")
     page.click("#clear")  # laid out again in another order: a change to send
     for row, cards in (("1", OTHER[:5]), ("2", OTHER[5:10]), ("3", OTHER[10:])):

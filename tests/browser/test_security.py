@@ -7,21 +7,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import DESKTOP, PASSWORD
-
 pytestmark = pytest.mark.browser
-
-
-def _sign_up(pages: Any, username: str) -> Any:
-    """A fresh player of this test's own (the shared ones may be seated elsewhere)."""
-    page = pages.new(DESKTOP, username)
-    page.goto(pages.site.url + "/accounts/signup/")
-    page.fill("#id_username", username)
-    page.fill("#id_password1", PASSWORD)
-    page.fill("#id_password2", PASSWORD)
-    page.locator("main form button[type=submit]").click()
-    page.wait_for_url(pages.site.url + "/")
-    return page
 
 
 def test_every_page_sends_a_csp_its_scripts_satisfy(pages) -> None:  # type: ignore[no-untyped-def]
@@ -38,7 +24,7 @@ def test_every_page_sends_a_csp_its_scripts_satisfy(pages) -> None:  # type: ign
 
 
 def test_a_double_click_on_sit_sends_one_sit(pages) -> None:  # type: ignore[no-untyped-def]
-    em = _sign_up(pages, "hai_lan")
+    em = pages.sign_up("hai_lan")
     sent: list[str] = []
 
     def watch(ws: Any) -> None:

@@ -14,8 +14,8 @@ from games.models import Round, RoundState
 from games.rules import Category
 from games.rules.instant import INSTANT_NAMES
 from games.rules.presets import BONUS_NAMES
+from tests.support.played import deal_for_two, run_timers
 from tests.support.played import play_to_the_end as _play_to_the_end
-from tests.support.played import run_timers
 
 pytestmark = pytest.mark.django_db
 
@@ -80,17 +80,13 @@ def test_a_round_at_a_private_table_i_did_not_play_does_not_exist_for_me(
 
 
 def test_a_live_round_i_do_not_play_does_not_exist_for_me(client, players, table) -> None:  # type: ignore[no-untyped-def]
-    services.sit(players[0], table.pk)
-    services.sit(players[1], table.pk)
-    round_ = services.start_round(players[0], table.pk)
+    round_ = deal_for_two(players, table)
     client.force_login(players[3])
     assert client.get(_detail(round_)).status_code == 404
 
 
 def test_a_live_round_hides_the_other_players_cards(client, players, table) -> None:  # type: ignore[no-untyped-def]
-    services.sit(players[0], table.pk)
-    services.sit(players[1], table.pk)
-    round_ = services.start_round(players[0], table.pk)
+    round_ = deal_for_two(players, table)
     theirs = round_.players.get(user=players[1])
     client.force_login(players[0])
     page = client.get(_detail(round_)).content.decode()
@@ -114,9 +110,7 @@ TRIPS_HAND = [["3S", "3D", "3H", "4C", "5D"], ["6S", "6D", "8C", "TD", "JH"], ["
 
 def _play_dealt(players, table, hands) -> Round:  # type: ignore[no-untyped-def]
     """A two-player round where the hands are the given arrangements (a bonus, a scoop)."""
-    services.sit(players[0], table.pk)
-    services.sit(players[1], table.pk)
-    round_ = services.start_round(players[0], table.pk)
+    round_ = deal_for_two(players, table)
     for player, hand in zip(players, hands, strict=False):
         # Test set-up only: replace the dealt cards so the hand is known.
         round_.players.filter(user=player).update(cards=[c for part in hand for c in part])
@@ -185,9 +179,7 @@ def test_a_round_past_the_dispute_window_says_so_instead_of_a_link(  # type: ign
 def test_a_hand_played_for_its_owner_is_marked_tu_xep_in_the_history_and_the_round(  # type: ignore[no-untyped-def]
     client, players, table
 ) -> None:
-    services.sit(players[0], table.pk)
-    services.sit(players[1], table.pk)
-    round_ = services.start_round(players[0], table.pk)
+    round_ = deal_for_two(players, table)
     busy = round_.players.get(user=players[1])
     services.submit_arrangement(
         players[1], round_.pk, [busy.cards[:5], busy.cards[5:10], busy.cards[10:]]
@@ -228,9 +220,7 @@ def test_the_best_in_hindsight_counts_a_player_who_left_as_they_left(  # type: i
     played is one the hindsight considers, against binh as binh left, so it scores at
     least what an won (against binh's full hand every arrangement of an's would lose all
     three chi and be scooped)."""
-    services.sit(players[0], table.pk)
-    services.sit(players[1], table.pk)
-    round_ = services.start_round(players[0], table.pk)
+    round_ = deal_for_two(players, table)
     for player, hand in zip(players, [PAIRS_HAND, STRONG_HAND], strict=False):
         # Test set-up only: replace the dealt cards so the hand is known.
         round_.players.filter(user=player).update(cards=[c for part in hand for c in part])

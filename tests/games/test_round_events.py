@@ -1,16 +1,14 @@
 import pytest
 from django.db import DatabaseError, connection, transaction
 
-from games import services
 from games.models import RoundEvent
+from tests.support.played import deal_for_two
 
 pytestmark = [pytest.mark.django_db, pytest.mark.postgres]
 
 
 def _a_round(players, table):
-    for p in players[:2]:
-        services.sit(p, table.pk)
-    return services.start_round(players[0], table.pk)
+    return deal_for_two(players, table)
 
 
 def test_the_database_refuses_to_edit_the_round_event_log(players, table):

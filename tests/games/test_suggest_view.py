@@ -14,6 +14,7 @@ from django.urls import reverse
 
 from games import services
 from games.rules import format_cards, parse_cards
+from tests.support.played import deal_for_two
 
 pytestmark = pytest.mark.django_db
 
@@ -50,9 +51,7 @@ def seen(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Any, ...]]:
 
 @pytest.fixture
 def dealt(players, table):  # type: ignore[no-untyped-def]
-    services.sit(players[0], table.pk)
-    services.sit(players[1], table.pk)
-    return services.start_round(players[0], table.pk)
+    return deal_for_two(players, table)
 
 
 def test_suggests_for_the_requesters_own_cards(client, players, dealt, seen) -> None:  # type: ignore[no-untyped-def]

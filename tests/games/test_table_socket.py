@@ -16,6 +16,7 @@ from games.consumers import TableConsumer
 from games.liveness import open_sockets
 from games.models import RoundEvent, Table
 from tests.support.arranging import naive_arrangement
+from tests.support.played import deal_for_two
 from tests.support.services import TEST_REDIS_URL
 from tests.support.wsclient import run_async
 
@@ -159,9 +160,7 @@ def test_sitting_twice_on_one_socket_does_not_keep_the_player_present_after_it_c
 
 
 def test_a_resent_submit_is_one_submission_answered_ok_each_time(players, table):
-    for p in players[:2]:
-        services.sit(p, table.pk)
-    round_ = services.start_round(players[0], table.pk)
+    round_ = deal_for_two(players, table)
     chi = naive_arrangement(round_.players.get(user=players[0]).cards)
 
     async def scenario() -> None:

@@ -16,7 +16,7 @@ from games.selectors import lobby_page
 from moderation import services as moderation
 from moderation.models import StaffAction
 from tests.moderation.conftest import _staff, play_round
-from tests.support.played import run_timers
+from tests.support.played import deal_for_two, run_timers
 
 pytestmark = pytest.mark.django_db
 
@@ -89,9 +89,7 @@ def test_a_table_someone_sits_at_is_not_closed(table: Table, players: list[Any])
 def test_closing_a_table_mid_round_voids_nothing_and_frees_the_seats_after(
     table: Table, players: list[Any]
 ) -> None:
-    for p in players[:2]:
-        services.sit(p, table.pk)
-    round_ = services.start_round(players[0], table.pk)
+    round_ = deal_for_two(players, table)
     services.close_table(table.pk)
     table.refresh_from_db()
     assert not table.is_open and table.seat_set.count() == 2  # the round plays on

@@ -10,15 +10,14 @@ from django.utils import timezone
 
 from games import services, tasks
 from games.models import Round, RoundState
+from tests.support.played import deal_for_two
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.fixture
 def due_round(players, table):  # type: ignore[no-untyped-def]
-    for player in players[:2]:
-        services.sit(player, table.pk)
-    round_ = services.start_round(players[0], table.pk)
+    round_ = deal_for_two(players, table)
     Round.objects.filter(pk=round_.pk).update(deadline=timezone.now() - timedelta(seconds=1))
     return round_
 

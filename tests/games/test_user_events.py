@@ -2,24 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from games import events, selectors, services
+from tests.support.played import deal_for_two
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def published(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, dict[str, Any]]]:
-    sent: list[tuple[str, dict[str, Any]]] = []
-
-    def record(group: str, payload: dict[str, Any], **_: Any) -> None:
-        sent.append((group, payload))
-
-    monkeypatch.setattr(events, "publish", record)
-    return sent
 
 
 def test_a_round_dealt_goes_to_each_player_dealt_in_with_their_own_cards_only(
@@ -42,9 +30,7 @@ def test_a_round_dealt_goes_to_each_player_dealt_in_with_their_own_cards_only(
 
 
 def test_the_open_rounds_are_those_a_player_is_still_arranging(players, table):
-    for player in players[:2]:
-        services.sit(player, table.pk)
-    round_ = services.start_round(players[0], table.pk)
+    round_ = deal_for_two(players, table)
     [open_round] = selectors.open_rounds(players[1])
     assert open_round["round"] == round_.pk
     assert open_round["cards"] == round_.players.get(user=players[1]).cards

@@ -10,13 +10,14 @@ from typing import Any
 import pytest
 from django.db import transaction
 from django.db.models import Sum
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from ledger import selectors, services
 from ledger.audit import run_checks
 from ledger.errors import LedgerError
 from ledger.models import Account, Transfer
+from tests.support.properties import on_the_database
 
 pytestmark = pytest.mark.postgres
 
@@ -89,11 +90,7 @@ def table(make_user: Any, staff: Any) -> tuple[list[Any], Any]:
     return [make_user(f"prop{i}") for i in range(PLAYERS)], staff
 
 
-@settings(
-    max_examples=40,
-    deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-)
+@on_the_database(40)
 @given(ops=st.lists(operation, max_size=20))
 def test_any_sequence_of_operations_keeps_xu_constant_and_no_balance_negative(
     table: tuple[list[Any], Any], ops: list[tuple[Any, ...]]

@@ -12,6 +12,7 @@ from django.utils import timezone
 from moderation import services
 from moderation.errors import ModerationError, NotFound
 from moderation.models import Dispute
+from tests.support.played import deal_for_two
 
 pytestmark = pytest.mark.django_db
 
@@ -47,11 +48,7 @@ def test_only_players_of_the_round_can_dispute_it(players: list[Any], settled_ro
 
 
 def test_a_round_still_being_played_cannot_be_disputed(players: list[Any], table: Any) -> None:
-    from games import services as games
-
-    for p in players[:2]:
-        games.sit(p, table.pk)
-    round_ = games.start_round(players[0], table.pk)
+    round_ = deal_for_two(players, table)
     with pytest.raises(ModerationError) as refused:
         services.file_dispute(players[0], round_.pk, category="other", text="")
     assert refused.value.code == "round_not_finished"

@@ -13,6 +13,7 @@ from ledger.models import Transfer
 from moderation import services
 from moderation.errors import Forbidden
 from moderation.models import Compensation, StaffAction
+from tests.support.played import deal_for_two
 
 pytestmark = pytest.mark.django_db
 
@@ -252,11 +253,7 @@ def test_an_admin_can_give_one_moderator_a_different_limit_and_it_is_audited(
 def test_nobody_sees_the_hands_of_a_round_still_being_played(
     client: Any, players: list[Any], table: Any, moderator: Any
 ) -> None:
-    from games import services as games
-
-    for p in players[:2]:
-        games.sit(p, table.pk)
-    live = games.start_round(players[0], table.pk)
+    live = deal_for_two(players, table)
     client.force_login(moderator)
     response = client.get(reverse("moderation:replay", args=[live.pk]))
     assert response.status_code == 409

@@ -12,6 +12,7 @@ from django.utils import timezone
 from games import services as games
 from games.models import Round, RoundState
 from tests.support.arranging import naive_arrangement
+from tests.support.played import deal_for_two
 
 pytestmark = pytest.mark.django_db
 
@@ -19,9 +20,7 @@ pytestmark = pytest.mark.django_db
 def test_the_replay_shows_which_hand_was_auto_arranged_and_by_what(
     client: Any, players: list[Any], moderator: Any, table: Any
 ) -> None:
-    for p in players[:2]:
-        games.sit(p, table.pk)
-    round_ = games.start_round(players[0], table.pk)
+    round_ = deal_for_two(players, table)
     sender = round_.players.get(user=players[1])
     games.submit_arrangement(players[1], round_.pk, naive_arrangement(sender.cards))
     for _step in range(8):  # players[0] never arranges; the timers run to the settlement

@@ -15,24 +15,21 @@ from ledger import selectors as ledger_selectors
 from moderation import services
 from moderation.errors import Forbidden, ModerationError
 from moderation.models import ActionKind, StaffAction
+from tests.support.played import deal_for_two
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def live_round(players: list[Any], table: Table) -> Round:
-    for player in players[:2]:
-        games.sit(player, table.pk)
-    return games.start_round(players[0], table.pk)
+    return deal_for_two(players, table)
 
 
 def test_a_moderator_voids_a_live_round_and_every_stake_comes_back(
     players: list[Any], moderator: Any, table: Table
 ) -> None:
     before = [ledger_selectors.balance(p) for p in players[:2]]
-    for player in players[:2]:
-        games.sit(player, table.pk)
-    round_ = games.start_round(players[0], table.pk)
+    round_ = deal_for_two(players, table)
 
     services.staff_void_round(moderator, round_.pk, reason="Server fault during the deal")
 

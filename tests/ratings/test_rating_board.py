@@ -19,7 +19,7 @@ from ratings import services as ratings
 from ratings.models import Rating
 from tests.profiles.conftest import make_bot
 from tests.support.arranging import naive_arrangement
-from tests.support.played import run_timers
+from tests.support.played import deal_for_two, run_timers
 
 pytestmark = pytest.mark.django_db
 
@@ -105,9 +105,7 @@ def test_the_profile_shows_the_rating_at_each_preset(rated: list[Any], client: A
 def test_the_round_history_shows_each_players_rating_change(
     players: list[Any], table: Any, client: Any
 ) -> None:
-    services.sit(players[0], table.pk)
-    services.sit(players[1], table.pk)
-    round_ = services.start_round(players[0], table.pk)
+    round_ = deal_for_two(players, table)
     for rp in round_.players.select_related("user"):
         services.submit_arrangement(rp.user, round_.pk, naive_arrangement(rp.cards))
     round_ = run_timers(round_)

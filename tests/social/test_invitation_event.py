@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from games import events
@@ -12,24 +10,6 @@ from notices import services as notices
 from social import selectors, services
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def friends(people):  # type: ignore[no-untyped-def]
-    an, binh, chi = people
-    services.accept_friend_request(binh, services.send_friend_request(an, binh).pk)
-    return an, binh, chi
-
-
-@pytest.fixture
-def published(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, dict[str, Any]]]:
-    sent: list[tuple[str, dict[str, Any]]] = []
-
-    def record(group: str, payload: dict[str, Any], **_: Any) -> None:
-        sent.append((group, payload))
-
-    monkeypatch.setattr(events, "publish", record)
-    return sent
 
 
 def test_an_invitation_is_sent_to_the_friend_with_the_table(friends, published) -> None:

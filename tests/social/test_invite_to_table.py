@@ -12,13 +12,6 @@ from social.errors import SocialError
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def friends(people):  # type: ignore[no-untyped-def]
-    an, binh, chi = people
-    services.accept_friend_request(binh, services.send_friend_request(an, binh).pk)
-    return an, binh, chi
-
-
 def test_an_invitation_to_a_public_table_links_to_the_table(friends) -> None:
     an, binh, _chi = friends
     table = games.open_table(an, name="Bàn An", stake=10)

@@ -9,12 +9,13 @@ from typing import Any
 import pytest
 from django.db import transaction
 from django.db.models import F
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from social import selectors, services
 from social.errors import SocialError
 from social.models import Block, FriendRequest, Friendship
+from tests.support.properties import on_the_database
 
 pytestmark = pytest.mark.django_db
 
@@ -48,11 +49,7 @@ def _apply(name: str, a: Any, b: Any) -> None:
         services.unblock_user(a, b)
 
 
-@settings(
-    max_examples=40,
-    deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-)
+@on_the_database(40)
 @given(ops=st.lists(operation, max_size=15))
 def test_any_sequence_keeps_friendship_mutual_and_apart_from_requests_and_blocks(
     people: list[Any], ops: list[tuple[str, int, int]]

@@ -14,16 +14,24 @@ QUICK_RULES = {"arrange_seconds": 30, "reveal_seconds": 2, "start_seconds": 5}
 """A table's timings for in-process tests: 30 s to arrange, 2 s reveals, a 5 s countdown."""
 
 
-def quick_table(host: Any, name: str = "Bàn thử") -> Table:
-    """A table of 10 xu a chi on ``QUICK_RULES``, opened by ``host``."""
-    return services.create_table(host, name=name, stake=10, rules_overrides=dict(QUICK_RULES))
+def quick_table(host: Any, name: str = "Bàn thử", **options: Any) -> Table:
+    """A table of 10 xu a chi on ``QUICK_RULES``, opened by ``host`` (``options``: the
+    table's other settings, such as ``allow_bots``)."""
+    return services.create_table(
+        host, name=name, stake=10, rules_overrides=dict(QUICK_RULES), **options
+    )
+
+
+def deal_for_two(players: list[Any], table: Table) -> Round:
+    """players[0] and players[1] sit and players[0] starts the round: dealt, not arranged."""
+    services.sit(players[0], table.pk)
+    services.sit(players[1], table.pk)
+    return services.start_round(players[0], table.pk)
 
 
 def play_to_the_end(players: list[Any], table: Table) -> Round:
     """players[0] and players[1] sit, submit their cards as dealt, and the round settles."""
-    services.sit(players[0], table.pk)
-    services.sit(players[1], table.pk)
-    round_ = services.start_round(players[0], table.pk)
+    round_ = deal_for_two(players, table)
     for rp in round_.players.select_related("user"):
         services.submit_arrangement(
             rp.user, round_.pk, [rp.cards[:5], rp.cards[5:10], rp.cards[10:]]

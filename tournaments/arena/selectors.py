@@ -25,6 +25,7 @@ from tournaments.models import (
     TournamentTable,
 )
 from tournaments.rules import prizes
+from tournaments.selectors import entrant_row
 
 RECENT_RESULTS = 12
 """How many of an entrant's latest boards the standings list (points and fire)."""
@@ -115,13 +116,9 @@ def arena_fields(tournament: Tournament) -> dict[str, Any]:
     entries.sort(key=lambda e: (e.place or 10**6, order[e.pk]))
     rows = []
     for rank, e in enumerate(entries, start=1):
-        link = getattr(e.table, "tournament_table", None) if e.table is not None else None
         rows.append(
             {
-                "user": e.user_id,
-                "name": e.user.shown_name,
-                "is_bot": e.user.plays_as_bot,
-                "state": e.state,
+                **entrant_row(e, returned),
                 "status": status_of(e, tournament, present),
                 "rank": e.place or rank,
                 "points": e.points,
@@ -129,11 +126,7 @@ def arena_fields(tournament: Tournament) -> dict[str, Any]:
                 "fire": e.streak >= rules.FIRE_AFTER,
                 "boards": e.boards,
                 "results": list(reversed(recent.get(e.pk, []))),
-                "place": e.place,
-                "prize": 0 if returned else e.prize,
                 "stack": 0,
-                "table": e.table_id,
-                "table_number": link.number if link is not None else None,
             }
         )
     entrants = len(entries)

@@ -30,6 +30,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -371,13 +372,7 @@ def _pair(tournament: Tournament, now: datetime) -> int:
     by_user = {e.user_id: e for e in queue}
     assert tournament.schedule_id is not None
     _ensure_boards(tournament.schedule_id, max(p.board for p in pairings))
-    number = (
-        TournamentTable.objects.filter(tournament=tournament)
-        .order_by("-number")
-        .values_list("number", flat=True)
-        .first()
-        or 0
-    )
+    number = _last_number(TournamentTable.objects.filter(tournament=tournament))
     rng = random.Random(secrets.randbits(64))
     for pairing in pairings:
         number += 1
@@ -411,17 +406,17 @@ def _pair(tournament: Tournament, now: datetime) -> int:
     return len(pairings)
 
 
+def _last_number(rows: QuerySet[Any]) -> int:
+    """The highest ``number`` among ``rows`` (a tournament's tables, a schedule's boards), or
+    0 when there is none."""
+    return rows.order_by("-number").values_list("number", flat=True).first() or 0
+
+
 def _ensure_boards(schedule_id: int, board: int) -> None:
     """Commit more boards when a table needs one past the schedule's end."""
     from games.models import DuplicateBoard
 
-    last = (
-        DuplicateBoard.objects.filter(schedule_id=schedule_id)
-        .order_by("-number")
-        .values_list("number", flat=True)
-        .first()
-        or 0
-    )
+    last = _last_number(DuplicateBoard.objects.filter(schedule_id=schedule_id))
     if board > last:
         games_duplicate_services.extend_schedule(
             schedule_id, max(board - last, settings.ARENA_BOARDS)

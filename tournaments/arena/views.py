@@ -2,16 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, cast
+from typing import cast
 
-from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.urls import reverse
-from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
+from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 from tournaments import rules, selectors
@@ -20,6 +16,7 @@ from tournaments.arena import services as arena
 from tournaments.arena.forms import ArenaForm
 from tournaments.errors import TournamentError
 from tournaments.models import Tournament
+from tournaments.pages import tournament_action
 
 
 def _user(request: HttpRequest) -> User:
@@ -60,73 +57,14 @@ def arena_detail(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     )
 
 
-def _act(
-    request: HttpRequest, tournament_id: int, action: Callable[[], Any], done: str
-) -> HttpResponseRedirect:
-    try:
-        action()
-    except TournamentError as exc:
-        messages.error(request, exc.message)
-    else:
-        messages.success(request, done)
-    return HttpResponseRedirect(reverse("tournaments:detail", args=[tournament_id]))
-
-
-@login_required
-@require_POST
-def join(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    user = _user(request)
-    return _act(
-        request,
-        tournament_id,
-        lambda: arena.join(user, tournament_id),
-        _("You joined the arena."),
-    )
-
-
-@login_required
-@require_POST
-def pause(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    user = _user(request)
-    return _act(
-        request,
-        tournament_id,
-        lambda: arena.set_paused(user, tournament_id, True),
-        _("Paused: you finish the board in play, then wait for nothing."),
-    )
-
-
-@login_required
-@require_POST
-def resume(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    user = _user(request)
-    return _act(
-        request,
-        tournament_id,
-        lambda: arena.set_paused(user, tournament_id, False),
-        _("You are back in the queue."),
-    )
-
-
-@login_required
-@require_POST
-def start(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    user = _user(request)
-    return _act(
-        request,
-        tournament_id,
-        lambda: arena.start_now(user, tournament_id),
-        _("The arena started."),
-    )
-
-
-@login_required
-@require_POST
-def cancel(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    user = _user(request)
-    return _act(
-        request,
-        tournament_id,
-        lambda: arena.cancel_arena(user, tournament_id),
-        _("The tournament was cancelled; buy-ins refunded."),
-    )
+join = tournament_action(arena.join, _("You joined the arena."))
+pause = tournament_action(
+    lambda user, tournament_id: arena.set_paused(user, tournament_id, True),
+    _("Paused: you finish the board in play, then wait for nothing."),
+)
+resume = tournament_action(
+    lambda user, tournament_id: arena.set_paused(user, tournament_id, False),
+    _("You are back in the queue."),
+)
+start = tournament_action(arena.start_now, _("The arena started."))
+cancel = tournament_action(arena.cancel_arena, _("The tournament was cancelled; buy-ins refunded."))

@@ -4,19 +4,13 @@ thick. Its create form is on the tournament list (``tournaments.views``)."""
 
 from __future__ import annotations
 
-from typing import Any
-
-from django.contrib import messages
-from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.urls import reverse
-from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
+from django.utils.translation import gettext_lazy as _
 
 from tournaments import selectors
-from tournaments.errors import TournamentError
 from tournaments.models import Tournament
+from tournaments.pages import tournament_action
 from tournaments.sitandgo import services
 
 
@@ -38,36 +32,6 @@ def sitandgo_detail(request: HttpRequest, tournament: Tournament) -> HttpRespons
     )
 
 
-def _act(request: HttpRequest, tournament_id: int, action: Any, done: str) -> HttpResponseRedirect:
-    try:
-        action(request.user, tournament_id)
-    except TournamentError as exc:
-        messages.error(request, exc.message)
-    else:
-        messages.success(request, done)
-    return HttpResponseRedirect(reverse("tournaments:detail", args=[tournament_id]))
-
-
-@login_required
-@require_POST
-def register(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    return _act(request, tournament_id, services.register, _("You are registered."))
-
-
-@login_required
-@require_POST
-def start_now(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    return _act(
-        request, tournament_id, services.start_now_with_bots, _("Bots took the free places.")
-    )
-
-
-@login_required
-@require_POST
-def cancel(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    return _act(
-        request,
-        tournament_id,
-        services.cancel,
-        _("The tournament was cancelled; buy-ins refunded."),
-    )
+register = tournament_action(services.register, _("You are registered."))
+start_now = tournament_action(services.start_now_with_bots, _("Bots took the free places."))
+cancel = tournament_action(services.cancel, _("The tournament was cancelled; buy-ins refunded."))
