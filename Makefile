@@ -41,9 +41,9 @@ typecheck: $(STAMP)
 	$(VENV)/bin/mypy core accounts ledger notices games bots moderation practice social profiles chat ratings tournaments api maubinh_site
 
 # Three pytest-xdist workers on the machine's two cores (most tests wait on timers,
-# sockets and browsers, not the CPU): the chaos run, the browser tests and the 3-minute
-# arena start first, one on each, and the rest goes to whichever is free
-# (tests/conftest.py). Two workers took 13 min 41 s, three 10 min 6 s (1 Dec 2026).
+# sockets and browsers, not the CPU): the chaos run, the two halves of the browser tests
+# and the 3-minute arena start first, and the rest goes to whichever is free
+# (tests/conftest.py).
 test: lint typecheck
 	$(PY) -m pytest -n 3 --dist loadgroup
 

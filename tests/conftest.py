@@ -28,9 +28,29 @@ def pytest_configure(config: pytest.Config) -> None:
 
 # Under xdist (``make test``: -n 3 --dist loadgroup) the long work starts first, each on
 # one worker: the chaos run (tests/site/test_chaos.py, minutes of a stack of its own),
-# every test of the shared browser site (tests/browser: one site, one Chromium for them
-# all), and the 3-minute arena. The rest goes to whichever worker is free.
-FIRST_GROUPS = ("chaos", "browser", "browser-arena")
+# the browser tests in two halves of about the same length (each half on one worker with
+# a site and a Chromium of its own: one group of all of them alone ran 20 minutes under
+# load), and the 3-minute arena. The rest goes to whichever worker is free.
+FIRST_GROUPS = ("chaos", "browser", "browser-2", "browser-arena")
+# The browser modules of the second half (by their measured length, 2 Dec 2026: about
+# 530 s each way under load 8): the rest of tests/browser is the first.
+SECOND_BROWSER_HALF = frozenset(
+    {
+        "test_phone_table",
+        "test_quick_play",
+        "test_social",
+        "test_profiles",
+        "test_table_layout",
+        "test_notifications",
+        "test_header_menu",
+        "test_daily_hand",
+        "test_pages",
+        "test_security",
+        "test_create_table_form",
+        "test_hands_parity",
+        "test_installable",
+    }
+)
 
 
 def _group(item: pytest.Item) -> str | None:
@@ -47,7 +67,10 @@ def pytest_itemcollected(item: pytest.Item) -> None:
     if not _loadgroup(item.config):
         return
     if "site" in getattr(item, "fixturenames", ()) and _group(item) is None:
-        item.add_marker(pytest.mark.xdist_group("browser"))
+        module = getattr(item, "module", None)
+        name = module.__name__.rpartition(".")[2] if module is not None else ""
+        half = "browser-2" if name in SECOND_BROWSER_HALF else "browser"
+        item.add_marker(pytest.mark.xdist_group(half))
 
 
 @pytest.hookimpl(trylast=True)  # after pytest-django's order (transactional tests last)
