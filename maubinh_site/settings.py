@@ -168,6 +168,9 @@ else:
 _BROKER = env_str("CELERY_BROKER_URL", "") or REDIS_URL or "memory://"
 if _BROKER != "memory://":
     redis_url("CELERY_BROKER_URL", _BROKER)
+    # kombu's Redis transport, keeping one Redis client per channel instead of building
+    # one per publish (maubinh_site/broker.py).
+    CELERY_BROKER_TRANSPORT = "maubinh_site.broker:Transport"
 CELERY_BROKER_URL = _BROKER
 # Embedded default: a worker thread inside the served process consumes the in-process
 # broker, so timers run the same task code as production without a second process.

@@ -6,6 +6,8 @@ import uuid
 
 import pytest
 import redis
+import redis.asyncio
+import redis.asyncio.connection
 
 from maubinh_site.channel_layer import RedisPubSubChannelLayer
 from tests.support.services import TEST_REDIS_URL
@@ -98,3 +100,35 @@ def test_concurrent_publishes_do_not_wait_for_each_other_behind_the_shards_lock(
         await layer.flush()
 
     asyncio.run(scenario())
+
+
+def test_a_services_broadcasts_reuse_one_redis_client_and_connection(settings, monkeypatch, caplog):
+    """games.events sends from service threads through one loop per process, so the
+    layer's Redis client and its pooled connection are built once, not once a publish."""
+    from games import events
+
+    caplog.set_level(logging.WARNING)
+    settings.CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "maubinh_site.channel_layer.RedisPubSubChannelLayer",
+            "CONFIG": {"hosts": [TEST_REDIS_URL], "prefix": f"test-{uuid.uuid4().hex[:8]}:"},
+        }
+    }
+    events._send("table-1", {"type": "probe", "version": 0})  # the loop's layer and client
+    built: list[str] = []
+
+    def counting(cls: type) -> None:
+        original = cls.__init__
+
+        def init(self: object, *args: object, **kwargs: object) -> None:
+            built.append(cls.__name__)
+            original(self, *args, **kwargs)
+
+        monkeypatch.setattr(cls, "__init__", init)
+
+    counting(redis.asyncio.Redis)
+    counting(redis.asyncio.connection.AbstractConnection)
+    for version in range(1, 51):
+        events._send("table-1", {"type": "probe", "version": version})
+    assert built == []
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING] == []
