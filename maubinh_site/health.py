@@ -15,6 +15,7 @@ from django.db import connection
 from django.http import HttpRequest, JsonResponse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
+from kombu import Connection
 
 from maubinh_site.celery import app
 
@@ -77,7 +78,9 @@ def _broker() -> str:
         return "memory (embedded worker)"
     with app.connection_for_write() as conn:
         conn.ensure_connection(max_retries=1, timeout=2)
-        return str(conn.as_uri())  # the password, if any, is masked
+        # The broker's address, its password masked; kombu would name the transport class
+        # (maubinh_site.broker) where the URL says redis://.
+        return str(Connection(settings.CELERY_BROKER_URL).as_uri())
 
 
 CHECKS: dict[str, Callable[[], str]] = {
