@@ -33,6 +33,20 @@ def _app(owner):  # type: ignore[no-untyped-def]
     )
 
 
+def _exchange(app, code: str, verifier: str):  # type: ignore[no-untyped-def]
+    """The app trades an authorization code and its PKCE verifier for tokens."""
+    return Client().post(
+        "/api/oauth/token/",
+        {
+            "grant_type": "authorization_code",
+            "code": code,
+            "redirect_uri": REDIRECT,
+            "client_id": app.client_id,
+            "code_verifier": verifier,
+        },
+    )
+
+
 def test_the_authorization_code_flow_with_pkce_gives_a_token_the_api_takes(
     make_user, api_client
 ) -> None:
@@ -59,16 +73,7 @@ def test_the_authorization_code_flow_with_pkce_gives_a_token_the_api_takes(
     params = parse_qs(location.query)
     assert params["state"] == ["s1"]
 
-    token = Client().post(
-        "/api/oauth/token/",
-        {
-            "grant_type": "authorization_code",
-            "code": params["code"][0],
-            "redirect_uri": REDIRECT,
-            "client_id": app.client_id,
-            "code_verifier": verifier,
-        },
-    )
+    token = _exchange(app, params["code"][0], verifier)
 
     assert token.status_code == 200, token.content
     body = token.json()
@@ -94,16 +99,7 @@ def test_a_code_without_the_right_verifier_gets_no_token(make_user) -> None:
     }
     answer = browser.post("/api/oauth/authorize/", {**query, "allow": "Authorize"})
     code = parse_qs(urlparse(answer["Location"]).query)["code"][0]
-    token = Client().post(
-        "/api/oauth/token/",
-        {
-            "grant_type": "authorization_code",
-            "code": code,
-            "redirect_uri": REDIRECT,
-            "client_id": app.client_id,
-            "code_verifier": secrets.token_urlsafe(48),
-        },
-    )
+    token = _exchange(app, code, secrets.token_urlsafe(48))
     assert token.status_code == 400
 
 
@@ -147,16 +143,7 @@ def _tokens(user, app):  # type: ignore[no-untyped-def]
     answer = browser.post("/api/oauth/authorize/", {**query, "allow": "Authorize"})
     params = parse_qs(urlparse(answer["Location"]).query)
     assert params["iss"], "the authorization response names its issuer (RFC 9207)"
-    token = Client().post(
-        "/api/oauth/token/",
-        {
-            "grant_type": "authorization_code",
-            "code": params["code"][0],
-            "redirect_uri": REDIRECT,
-            "client_id": app.client_id,
-            "code_verifier": verifier,
-        },
-    )
+    token = _exchange(app, params["code"][0], verifier)
     assert token.status_code == 200, token.content
     return token.json()
 
