@@ -1,7 +1,8 @@
 """Disputes and reports, remedies, the staff audit log and seat IPs (a player hears of a
 case through ``notices.Notification``).
 
-`StaffAction` is append-only in PostgreSQL (migration 0002), like the ledger's history.
+`StaffAction` is append-only in PostgreSQL (core.dbguards, in migration
+0001_squashed_0010_delete_notification), like the ledger's history.
 Rows are written only by `moderation.services`.
 """
 

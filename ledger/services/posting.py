@@ -78,8 +78,9 @@ class Posted:
     created: bool
 
 
-# On PostgreSQL a batch is posted by one call to the ledger_post_transfers function
-# (migrations 0003, 0008) and a single transfer by ledger_post_transfer (0011); both do what
+# On PostgreSQL a batch is posted by one call to the ledger_post_transfers function and a
+# single transfer by ledger_post_transfer (both in migration 0001_squashed_0012_prize_holds,
+# which replaced 0003, 0008 and 0011, where they were written); both do what
 # `_post_in_python` does in one round trip instead of seven. SQLite uses the Python path;
 # tests run both on PostgreSQL and compare them.
 USE_DATABASE_FUNCTION = True
@@ -184,7 +185,7 @@ def _post_in_database(legs: Sequence[Leg], open_round: int | None) -> list[Poste
     try:
         with connection.cursor() as cursor:
             if len(legs) == 1:
-                # One transfer (most calls): the lean function, same rules (migration 0011).
+                # One transfer (most calls): the lean function, same rules.
                 leg = legs[0]
                 cursor.execute(
                     "SELECT transfer_id, created, debit_id, credit_id"
