@@ -267,8 +267,9 @@ def main() -> None:
     parser.add_argument(
         "--deals-per-second",
         type=float,
-        default=0,
-        help="the site's DEALS_PER_SECOND (deal pacing, docs/deploy.md); 0, the default: not paced",
+        default=None,
+        help="the site's DEALS_PER_SECOND (deal pacing, docs/deploy.md): a fixed rate, 0 not "
+        "paced; left out, the default: unset, so the site paces adaptively",
     )
     args = parser.parse_args()
 
@@ -283,8 +284,10 @@ def main() -> None:
         REDIS_URL=REDIS,
         LOG_LEVEL="WARNING",
         CELERY_LOG_LEVEL=os.environ.get("CELERY_LOG_LEVEL", "WARNING"),
-        DEALS_PER_SECOND=str(args.deals_per_second),
     )
+    env.pop("DEALS_PER_SECOND", None)  # the shipped default unless asked for
+    if args.deals_per_second is not None:
+        env["DEALS_PER_SECOND"] = str(args.deals_per_second)
     server_env = {**env, "QUERY_COUNT_DIR": str(counts)}  # not this process's queries
     try:
         _setup_django(env)

@@ -55,6 +55,15 @@ def env_float(name: str, default: float, *, minimum: float, maximum: float) -> f
     return _env_number(name, default, float, "a number", minimum, maximum)
 
 
+def env_float_or_auto(name: str, *, minimum: float, maximum: float) -> float | None:
+    """A number, or None where the variable is unset (or ``auto``): the caller works the
+    value out itself (the deal pacing's rate: games.services.countdown.deal_rate)."""
+    raw = os.environ.get(name)
+    if raw is None or raw.strip().lower() == "auto":
+        return None
+    return env_float(name, 0.0, minimum=minimum, maximum=maximum)
+
+
 def env_decimal_percent(name: str, default: str) -> str:
     """A percentage 0–100 as a decimal string (kept a string so money code can use Decimal)."""
     raw = os.environ.get(name, default)

@@ -68,6 +68,13 @@ watching could still be dealt; social: the host or creator of a private table bl
 them, or they blocked the host or creator), else None (or True)."""
 
 
+table_refused = Signal()
+"""Sent by the table page at once, when ``games.selectors.may_enter`` keeps someone out of
+a managed table (a tournament's). Arguments: table, user. A receiver returns the address
+of the page that owns the table (the tournament's), where the page sends them instead of
+a dead end (an arena entrant whose board closed before their page opened it), else None."""
+
+
 invite_requested = Signal()
 """Sent by ``games.services.private.hold_seat`` at once, inside its transaction, before a
 host keeps a seat for someone. Arguments: host, user, table. A receiver returns a

@@ -41,7 +41,7 @@ from games.rules.fair import FairnessError
 from games.rules.instant import INSTANT_NAMES
 from games.rules.presets import BONUS_NAMES
 from games.selectors import duplicate, history
-from games.signals import staff_entered_private_table
+from games.signals import staff_entered_private_table, table_refused
 from ledger import selectors as ledger_selectors
 
 SUGGESTIONS = 3
@@ -149,7 +149,7 @@ def quick_join(request: HttpRequest) -> HttpResponse:
 def table(request: HttpRequest, table_id: int) -> HttpResponse:
     table = get_object_or_404(Table.objects.select_related("host"), pk=table_id)
     if not selectors.may_enter(table, _user(request)):
-        return render(request, "games/private_table.html", {"table": table}, status=403)
+        return _refused(request, table)
     if selectors.enters_as_staff(table, _user(request)):
         staff_entered_private_table.send(sender=None, staff_id=request.user.pk, table_id=table.pk)
     config = {
@@ -191,6 +191,22 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
             "is_host": selectors.is_acting_host(table, _user(request)),
         },
     )
+
+
+def _refused(request: HttpRequest, table: Table) -> HttpResponse:
+    """Kept out of a table: why, on a page of its own; kept out of a managed table, on the
+    page of the app that owns it (``games.signals.table_refused``), so that a player whose
+    arena board closed before their page opened it lands in the arena, not in a dead end."""
+    user = _user(request)
+    reason = selectors.entry_refusal(table, user) if table.is_private or table.is_managed else None
+    if table.is_managed:
+        for _receiver, home in table_refused.send(sender=Table, table=table, user=user):
+            if home:
+                if reason:
+                    messages.info(request, reason)
+                return redirect(str(home))
+    context = {"table": table, "reason": reason}
+    return render(request, "games/private_table.html", context, status=403)
 
 
 def _json_error(message: str, code: str, status: int) -> JsonResponse:

@@ -122,6 +122,20 @@ def _service_required_in_ci(request: pytest.FixtureRequest) -> None:
     pytest.fail(f"CI=true but a required service is missing: {'; '.join(reasons)}")
 
 
+@pytest.fixture(autouse=True)
+def _no_live_tables_counted(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The deal pacing counts the live tables once every few seconds in each process
+    (games.services.countdown.deal_rate): whether a test's step ran that count would hang
+    on the clock. Every test starts with the count made (none live) for as long as it runs;
+    a test of the adaptive rate counts afresh with ``forget_live_tables``."""
+    import time
+
+    from games.services import countdown
+
+    monkeypatch.setattr(countdown, "LIVE_TABLES_TTL", 24 * 3600.0)
+    monkeypatch.setattr(countdown, "_live", (time.monotonic(), 0))
+
+
 @pytest.fixture
 def password() -> str:
     return "a-long-Passw0rd!"

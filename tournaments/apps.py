@@ -11,7 +11,7 @@ class TournamentsConfig(AppConfig):
         neither kind: docs/tournaments.md, For developers)."""
         from games import stakes
         from games.models import StakesIn
-        from games.signals import round_settled, sit_requested, watch_requested
+        from games.signals import round_settled, sit_requested, table_refused, watch_requested
         from ledger.signals import prize_hold_changed
         from tournaments import receivers, selectors
         from tournaments.arena import receivers as arena_receivers
@@ -40,3 +40,5 @@ class TournamentsConfig(AppConfig):
             arena_receivers.on_round_over, dispatch_uid="tournaments.arena_round_over"
         )
         watch_requested.connect(arena_receivers.may_watch, dispatch_uid="tournaments.arena_watch")
+        # Kept out of a tournament's table: its page instead of a dead end.
+        table_refused.connect(receivers.table_home, dispatch_uid="tournaments.table_home")

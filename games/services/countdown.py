@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import time
 from collections import Counter
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
@@ -10,9 +11,10 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Count
 from django.utils import timezone
 
-from games.models import Round, Table
+from games.models import Round, Seat, Table
 from games.selectors.presence import online_users
 from games.selectors.rounds import active_round, latest_round
 from games.services.common import bump, table_event
@@ -69,7 +71,7 @@ def arrived(table: Table) -> None:
 
 def paced(table: Table, when: datetime) -> datetime:
     """When ``table`` deals, for a deal due at ``when``: at ``when`` itself, unless the
-    site already deals its DEALS_PER_SECOND then, and then in the first turn with room.
+    site already deals its rate (``deal_rate``) then, and then in the first turn with room.
 
     Deals are counted in turns of about a quarter of a second (a table's ``start_at``
     marks its turn), each with room for a quarter second's worth. Without it, tables whose
@@ -78,7 +80,7 @@ def paced(table: Table, when: datetime) -> datetime:
     a wave queues for the server's threads. A table that meets a full turn waits for the
     next with room, and its countdown shows it; a site below its rate moves few deals,
     and by a fraction of a second."""
-    rate = settings.DEALS_PER_SECOND
+    rate = deal_rate()
     if rate <= 0:
         return when
     room, turn = _turns(rate)
@@ -109,14 +111,61 @@ def late_turn(due: datetime, now: datetime) -> datetime | None:
     has room left, counted in the rounds dealt since the turn began, and otherwise moves
     to the first turn with room, as a deal scheduled then would. A timer on time (or
     nearly) is not checked: its turn was counted when it was set."""
-    rate = settings.DEALS_PER_SECOND
-    if rate <= 0 or now - due <= timedelta(seconds=TURN_SECONDS):
+    if now - due <= timedelta(seconds=TURN_SECONDS):
+        return None
+    rate = deal_rate()
+    if rate <= 0:
         return None
     room, turn = _turns(rate)
     begun = _EPOCH + ((now - _EPOCH) // turn) * turn
     if Round.objects.filter(dealt_at__gte=begun).count() < room:
         return None
     return begun + turn
+
+
+def deal_rate() -> float:
+    """The deals a second the site starts at most: DEALS_PER_SECOND where it is set (0:
+    not paced), else adaptive: what the live tables can ask for at most, never below
+    DEAL_PACING_MIN_RATE.
+
+    A table with two or more seated deals again TABLE_SUMMARY_SECONDS after its round
+    ends, and a round takes some seconds more (arranging, the reveals): N such tables ask
+    for fewer than N ÷ TABLE_SUMMARY_SECONDS deals a second. Pacing at that rate never
+    holds back a site's rounds on average (it only spreads the deals that bunch), and it
+    follows the tables as they fill and empty: 200 tables, 16.7 a second (docs/deploy.md,
+    Deal pacing). The live tables are counted once every LIVE_TABLES_TTL seconds in each
+    process (one grouped count of the seats), not at every deal."""
+    fixed: float | None = settings.DEALS_PER_SECOND
+    if fixed is not None:
+        return fixed
+    asked = _live_tables() / settings.TABLE_SUMMARY_SECONDS
+    return max(settings.DEAL_PACING_MIN_RATE, asked)
+
+
+LIVE_TABLES_TTL = 5.0
+"""Seconds a process keeps its count of the live tables (``deal_rate``)."""
+
+_live: tuple[float, int] | None = None  # (when counted, on the monotonic clock; the count)
+
+
+def _live_tables() -> int:
+    """The tables with two or more seated (those that deal), counted at most once every
+    LIVE_TABLES_TTL seconds in this process."""
+    global _live
+    now = time.monotonic()
+    if _live is not None and now - _live[0] < LIVE_TABLES_TTL:
+        return _live[1]
+    count = (
+        Seat.objects.values("table_id").annotate(seated=Count("pk")).filter(seated__gte=2).count()
+    )
+    _live = (now, count)
+    return count
+
+
+def forget_live_tables() -> None:
+    """Count the live tables afresh at the next deal (tests that seat many tables)."""
+    global _live
+    _live = None
 
 
 TURN_SECONDS = 0.25

@@ -101,7 +101,9 @@ def keys_to_row(page: Any, codes: list[str], row: str) -> None:
 
 
 def wait_step(page: Any, label: str) -> None:
-    page.wait_for_selector(f"#steps li.current:text-is('{label}')", timeout=20_000)
+    """The showdown has reached the step ``label``: it shows now, or showed already (a step
+    lasts the table's reveal seconds, which a busy machine's screenshots can outlast)."""
+    page.wait_for_selector(f"#steps li:is(.current, .done):text-is('{label}')", timeout=20_000)
 
 
 def wait_text(page: Any, selector: str, pattern: str) -> None:

@@ -7,7 +7,7 @@ import re
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 
-from core.env import env_float, env_int
+from core.env import env_float, env_float_or_auto, env_int
 
 
 @pytest.mark.parametrize(
@@ -38,3 +38,24 @@ def test_numbers_in_range_are_read_and_an_unset_one_takes_its_default(
     monkeypatch.setenv("TABLE_COMMAND_THREADS", "8.5")
     with pytest.raises(ImproperlyConfigured, match="expected a whole number"):
         env_int("TABLE_COMMAND_THREADS", 16, minimum=1, maximum=64)
+
+
+@pytest.mark.parametrize(
+    ("raw", "read"), [(None, None), ("auto", None), (" Auto ", None), ("0", 0.0), ("16", 16.0)]
+)
+def test_a_rate_left_unset_or_auto_is_worked_out_by_the_site_and_a_number_is_kept(
+    raw: str | None, read: float | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if raw is None:
+        monkeypatch.delenv("DEALS_PER_SECOND", raising=False)
+    else:
+        monkeypatch.setenv("DEALS_PER_SECOND", raw)
+    assert env_float_or_auto("DEALS_PER_SECOND", minimum=0.0, maximum=100.0) == read
+
+
+def test_a_rate_that_is_neither_auto_nor_a_number_stops_the_site_at_start_up(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("DEALS_PER_SECOND", "automatic")
+    with pytest.raises(ImproperlyConfigured, match="DEALS_PER_SECOND: expected a number"):
+        env_float_or_auto("DEALS_PER_SECOND", minimum=0.0, maximum=100.0)

@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from games import services
 from games.models import Table
-from games.services.countdown import set_start
+from games.services.countdown import deal_rate, forget_live_tables, set_start
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -118,3 +118,41 @@ def test_a_site_that_does_not_pace_deals_every_late_table_at_once(
     tables = _late_tables(make_user, 3, moment)
     _pin_now(monkeypatch, moment)
     assert all(services.start_round_when_due(t.pk) is not None for t in tables)
+
+
+def _seated_tables(make_user: Any, n: int, seated: int, tag: str) -> None:
+    for i in range(n):
+        people = [make_user(f"{tag}{i}p{j}") for j in range(seated)]
+        table = services.create_table(people[0], name=f"Bàn {tag} {i}", stake=10)
+        for person in people:
+            services.sit(person, table.pk)
+
+
+def test_a_site_that_sets_no_rate_paces_at_what_its_live_tables_can_ask_for(
+    make_user: Any, settings: Any
+) -> None:
+    settings.DEALS_PER_SECOND = None  # unset: adaptive, the shipped default
+    settings.TABLE_SUMMARY_SECONDS = 3
+    settings.DEAL_PACING_MIN_RATE = 1.0
+    forget_live_tables()
+    assert deal_rate() == 1.0  # no table plays: the floor
+    _seated_tables(make_user, 6, 2, "hai")  # six tables that deal
+    _seated_tables(make_user, 3, 1, "mot")  # three with one seated: they do not deal
+    forget_live_tables()
+    assert deal_rate() == 2.0  # 6 tables, a deal each every 3 s at most
+    _seated_tables(make_user, 6, 2, "nua")
+    assert deal_rate() == 2.0  # counted again only after LIVE_TABLES_TTL (tests/conftest.py)
+    forget_live_tables()
+    assert deal_rate() == 4.0
+
+
+def test_with_no_rate_set_tables_due_at_once_still_deal_a_turn_at_a_time(
+    players: list[Any], settings: Any
+) -> None:
+    settings.DEALS_PER_SECOND = None
+    settings.DEAL_PACING_MIN_RATE = 8.0  # no live table: the floor, turns with room for 2
+    forget_live_tables()
+    when = datetime(2030, 1, 1, 12, 0, 0, 30_000, tzinfo=UTC)
+    starts = [_start(t, when) for t in _tables(players, 3)]
+    after = datetime(2030, 1, 1, 12, 0, 0, tzinfo=UTC) + timedelta(milliseconds=250)
+    assert starts == [when, when, after]

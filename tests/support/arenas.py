@@ -1,10 +1,13 @@
 """Arenas for tests: started through their services as their creators' buttons start them,
-with every entrant's arena page open, and who sits at which of their tables."""
+with every entrant's arena page open, and who sits at which of their tables; a tournament's
+socket as a player's page opens it."""
 
 from __future__ import annotations
 
 import uuid
 from typing import Any
+
+from channels.testing import WebsocketCommunicator
 
 from games.models import Seat
 from tournaments.arena import services as arena
@@ -36,3 +39,12 @@ def seated_tables(t: Tournament) -> dict[int, set[int]]:
             Seat.objects.filter(table_id=link.table_id).values_list("user_id", flat=True)
         )
     return out
+
+
+def tournament_socket(consumer: Any, path: str, user: Any, t: Tournament) -> WebsocketCommunicator:
+    """A socket to ``consumer`` at ``path`` (not connected yet) as ``user``, routed to
+    tournament ``t`` as the URL routes it."""
+    communicator = WebsocketCommunicator(consumer.as_asgi(), path)
+    communicator.scope["user"] = user
+    communicator.scope["url_route"] = {"kwargs": {"tournament_id": t.pk}}
+    return communicator

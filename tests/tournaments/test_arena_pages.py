@@ -7,12 +7,12 @@ from typing import Any
 
 import pytest
 from asgiref.sync import async_to_sync
-from channels.testing import WebsocketCommunicator
 from django.test import override_settings
 from django.urls import reverse
 
 from games.models import Seat
 from ledger import selectors as ledger_selectors
+from tests.support.arenas import tournament_socket
 from tournaments.arena import services as arena
 from tournaments.arena.consumers import ArenaConsumer
 from tournaments.models import ArenaSocket, Entry, Kind, State, Tournament
@@ -72,7 +72,7 @@ def test_join_pause_and_resume_from_the_arena_page(client: Any, players: Any) ->
 
 
 @override_settings(ARENA_PAIR_WAIT_SECONDS=0)
-def test_an_arena_table_page_is_refused_to_an_entrant_not_seated_there(
+def test_an_arena_table_page_sends_an_entrant_not_seated_there_to_the_arena_page(
     client: Any, players: Any
 ) -> None:
     import uuid
@@ -88,18 +88,46 @@ def test_an_arena_table_page_is_refused_to_an_entrant_not_seated_there(
     page = client.get(reverse("games:table", args=[table_id]))
     assert page.status_code == 200 and 'data-testid="arena-info"' in page.content.decode()
     client.force_login(players[2])  # an entrant who may still be dealt this board
-    assert client.get(reverse("games:table", args=[table_id])).status_code == 403
+    refused = client.get(reverse("games:table", args=[table_id]))
+    assert refused.status_code == 302 and refused["Location"] == f"/tournaments/{t.pk}/"
+    arena_page = client.get(refused["Location"]).content.decode()
+    assert "bàn này không phải của bạn" in arena_page
+    assert 'data-testid="arena-info"' not in arena_page
+
+
+@override_settings(ARENA_PAIR_WAIT_SECONDS=0)
+def test_a_player_whose_board_closed_at_the_end_before_its_deal_lands_on_the_arena_page(
+    client: Any, players: Any
+) -> None:
+    """Paired in the arena's last seconds, their page opening the board as the time runs
+    out: the board closes undealt, and the page they open is the arena's, not a dead end."""
+    import uuid
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    t = arena.create_arena(players[0], name="Hết giờ", minutes=3, buy_in=0)
+    arena.join(players[1], t.pk)
+    for p in players[:2]:
+        arena.socket_opened(p, t.pk, uuid.uuid4())
+    arena.start_now(players[0], t.pk)
+    table_id = Seat.objects.get(user=players[1]).table_id
+    Tournament.objects.filter(pk=t.pk).update(ends_at=timezone.now() - timedelta(seconds=1))
+    assert arena.end(t.pk)  # the time is up: the undealt board closes, the arena finishes
+    assert not Seat.objects.filter(user=players[1]).exists()
+    client.force_login(players[1])
+    opened = client.get(reverse("games:table", args=[table_id]), follow=True)
+    assert opened.redirect_chain == [(f"/tournaments/{t.pk}/", 302)]
+    assert Tournament.objects.get(pk=t.pk).state == State.FINISHED
 
 
 def test_the_arena_socket_sends_the_state_and_marks_its_entrant_present(players: Any) -> None:
     t = arena.create_arena(players[0], name="Sóng", minutes=3, buy_in=0)
 
     async def receive():  # type: ignore[no-untyped-def]
-        communicator = WebsocketCommunicator(
-            ArenaConsumer.as_asgi(), f"/ws/tournaments/{t.pk}/arena/"
+        communicator = tournament_socket(
+            ArenaConsumer, f"/ws/tournaments/{t.pk}/arena/", players[0], t
         )
-        communicator.scope["user"] = players[0]
-        communicator.scope["url_route"] = {"kwargs": {"tournament_id": t.pk}}
         connected, _sub = await communicator.connect()
         assert connected
         message = await communicator.receive_json_from(timeout=5)

@@ -10,13 +10,13 @@ from typing import Any
 
 import pytest
 from asgiref.sync import async_to_sync
-from channels.testing import WebsocketCommunicator
 from django.urls import reverse
 
 from games.models import StakesIn, Table
 from games.selectors.duplicate import open_schedules
 from ledger import selectors as ledger_selectors
 from ledger.audit import run_checks
+from tests.support.arenas import tournament_socket
 from tournaments.arena import services as arena
 from tournaments.arena.consumers import ArenaConsumer
 from tournaments.errors import TournamentError
@@ -140,11 +140,9 @@ def test_the_arena_socket_of_a_sit_and_go_is_not_found_and_marks_nobody_present(
     assert arena.socket_opened(players[0], t.pk, uuid.uuid4()) is False
 
     async def run() -> int | None:
-        communicator = WebsocketCommunicator(
-            ArenaConsumer.as_asgi(), f"/ws/tournaments/{t.pk}/arena/"
+        communicator = tournament_socket(
+            ArenaConsumer, f"/ws/tournaments/{t.pk}/arena/", players[0], t
         )
-        communicator.scope["user"] = players[0]
-        communicator.scope["url_route"] = {"kwargs": {"tournament_id": t.pk}}
         connected, code = await communicator.connect()
         if connected:  # accepted first, then closed
             code = (await communicator.receive_output()).get("code")

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 from asgiref.sync import async_to_sync
-from channels.testing import WebsocketCommunicator
 from django.urls import reverse
 
 from ledger import selectors as ledger_selectors
+from tests.support.arenas import tournament_socket
 from tournaments.consumers import TournamentConsumer
 from tournaments.models import State, Tournament
 from tournaments.sitandgo import services
@@ -64,11 +64,9 @@ def test_the_tournament_socket_sends_the_state_with_its_version(players):
     t = services.create_sit_and_go(players[0], name="Sóng", players=4, buy_in=0)
 
     async def receive():  # type: ignore[no-untyped-def]
-        communicator = WebsocketCommunicator(
-            TournamentConsumer.as_asgi(), f"/ws/tournaments/{t.pk}/"
+        communicator = tournament_socket(
+            TournamentConsumer, f"/ws/tournaments/{t.pk}/", players[0], t
         )
-        communicator.scope["user"] = players[0]
-        communicator.scope["url_route"] = {"kwargs": {"tournament_id": t.pk}}
         connected, _sub = await communicator.connect()
         assert connected
         message = await communicator.receive_json_from(timeout=5)

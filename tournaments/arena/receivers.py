@@ -9,6 +9,7 @@ from typing import Any
 
 from django.conf import settings
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.models import User
 from games.models import RoundPlayer, Table
@@ -34,9 +35,10 @@ def on_round_over(
     tasks.finish_table_task.apply_async((link, table_id), eta=when)
 
 
-def may_watch(sender: Any, table: Table, user: User, **kwargs: Any) -> bool | None:
+def may_watch(sender: Any, table: Table, user: User, **kwargs: Any) -> bool | str | None:
     """``games.signals.watch_requested``: an arena table is for its players only (those
-    seated there, or dealt in there). Anyone else might still be dealt its board."""
+    seated there, or dealt in there). Anyone else might still be dealt its board: they
+    are told so (the table page sends them to the arena's page)."""
     if not table.is_managed:
         return None  # an ordinary table (games asks about private ones, too)
     link = TournamentTable.objects.filter(table=table, tournament__kind=Kind.ARENA).exists()
@@ -46,4 +48,6 @@ def may_watch(sender: Any, table: Table, user: User, **kwargs: Any) -> bool | No
         return False
     if table.seat_set.filter(user=user).exists():
         return True
-    return RoundPlayer.objects.filter(round__table=table, user=user).exists()
+    if RoundPlayer.objects.filter(round__table=table, user=user).exists():
+        return True
+    return str(_("Only the players of an arena board may open it: this one is not yours."))
