@@ -21,6 +21,7 @@ _STATUS = {
     "foul": 400,
     "invalid": 400,
     "bad_rules": 400,
+    "challenge_self": 400,
     "text_invisible": 400,
     "text_marks": 400,
     "text_too_long": 400,
@@ -33,6 +34,8 @@ _STATUS = {
     "join_refused": 403,
     "you_blocked": 403,
     "bots_not_allowed": 403,
+    "not_challengeable": 403,
+    "challenge_refused": 403,
     "not_found": 404,
     "not_in_round": 404,
     "rate_limited": 429,
@@ -54,6 +57,14 @@ class ApiError(Exception):
 
     def body(self) -> dict[str, Any]:
         return {"error": {"code": self.code, "message": self.message}}
+
+
+def ensure_valid(form: Any) -> None:
+    """A Django form's first refusal as ``invalid`` (400), naming its field."""
+    if not form.is_valid():
+        field, errors = next(iter(form.errors.items()))
+        where = "" if field == "__all__" else f"{field}: "
+        raise ApiError(400, "invalid", f"{where}{errors[0]}")
 
 
 def status_of(code: str) -> int:

@@ -134,9 +134,9 @@ def _http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
 
 def _routers() -> None:
     from api import streams  # here: the streams' operations use Token, above
-    from api.operations import account, daily, rounds, tables, tournaments
+    from api.operations import account, challenges, daily, rounds, tables, tournaments
 
-    for module in (account, tables, rounds, tournaments, daily):
+    for module in (account, tables, rounds, tournaments, daily, challenges):
         api.add_router("", module.router)
     # The NDJSON streams (table_stream, events_stream) live in api/streams.py.
     api.add_router("", streams.router)

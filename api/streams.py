@@ -13,8 +13,8 @@ the token's validity) runs on the socket's thread pools (``games.consumers``).
   withheld as the socket does. It counts as the user's presence at the table, like a socket
   (``games.liveness``): a bot following it is not stood up as away.
 - **The event stream** joins the user's own group (``games.events.user_group``): a round
-  dealt to them (with their cards), a tournament seating them, an invitation; on connect,
-  every one of those still open.
+  dealt to them (with their cards), a tournament seating them, an invitation, a challenge
+  (to or from them, and its answer); on connect, every one of those still open.
 
 Every stream holds a lease in the limits (``api.limits.acquire_stream``: over the limit
 the answer is 429 with ``Retry-After`` before anything is streamed), renewed while it is
@@ -53,7 +53,7 @@ from games.consumers import run_command, run_handshake
 from games.liveness import open_sockets
 from games.models import Table
 from games.sequencer import InOrder
-from social.selectors import open_invitations
+from social.selectors import open_challenge_events, open_invitations
 
 logger = logging.getLogger(__name__)
 
@@ -71,7 +71,17 @@ BIGINT = 2**63 - 1
 
 # Every ``type`` a stream's lines carry (docs/api.md, "Streams", lists each one).
 END = "end"
-EVENT_STREAM_TYPES = frozenset({"round_dealt", "tournament_table", "invitation", END})
+EVENT_STREAM_TYPES = frozenset(
+    {
+        "round_dealt",
+        "tournament_table",
+        "invitation",
+        "challenge",
+        "challenge_accepted",
+        "challenge_closed",
+        END,
+    }
+)
 TABLE_STREAM_TYPES = frozenset(
     {
         "snapshot",  # first: games.selectors.table_snapshot
@@ -283,11 +293,12 @@ class EventStream(_Stream):
 
 def _open_events(user: User) -> list[dict[str, Any]]:
     """What is open for this user now: the rounds they are arranging, their tournament
-    table, the invitations they have not read."""
+    table, the invitations they have not read, the challenges to or from them still open."""
     return [
         *selectors.open_rounds(user),
         *selectors.open_tournament_seats(user),
         *open_invitations(user),
+        *open_challenge_events(user),
     ]
 
 
@@ -327,18 +338,18 @@ class TableStream(_Stream):
         # event between the two is missed (an earlier one is in the snapshot).
         open_sockets.add(self.connection_id, self.user.pk, self.table_id)
         self.present = True
-        snapshot = await run_command(self._arrive)()
-        if snapshot is None:
+        arrived = await run_command(self._arrive)()
+        if arrived is None:
             self.end("forbidden")
             return
-        await self.in_order.snapshot(snapshot)
+        await self.in_order.snapshot(*arrived)
 
-    def _arrive(self) -> dict[str, Any] | None:
+    def _arrive(self) -> tuple[dict[str, Any], list[dict[str, Any]]] | None:
         table = Table.objects.select_related("host").get(pk=self.table_id)
         if self.private and not selectors.may_enter(table, self.user):
             return None  # let out between the check and the join (games.consumers)
         services.connected(self.user, self.table_id, self.connection_id)
-        return selectors.table_snapshot(table, self.user)
+        return selectors.snapshot_and_later(table, self.user)
 
     async def _still_admitted(self) -> bool:
         """Whether a staff role that let this stream in still holds (games.consumers)."""
@@ -364,11 +375,8 @@ class TableStream(_Stream):
         if head.get("type") == "shut_out" and head.get("user") == self.user.pk:
             self.end("forbidden")  # a revoked invite link or a block (games.consumers)
             return
-        text = message["text"]
-        audience = message.get("audience")
-        if audience is not None and self.user.pk not in audience:
-            text = message["others"]  # a duplicate board's cards, withheld
-        await self.in_order.event(text, head.get("version"), message.get("private", False))
+        # A duplicate board's cards withheld, a showdown's later chi held (games.sequencer).
+        await self.in_order.deliver(message, self.user.pk)
         if (
             self.private
             and head.get("type") == "seat_left"
@@ -408,7 +416,8 @@ _STREAMED = 'One JSON object per line (docs/api.md, "Streams"), an empty line at
 )
 async def events_stream(request: HttpRequest) -> StreamingHttpResponse:
     """Your events as NDJSON: ``round_dealt`` (your cards), ``tournament_table``,
-    ``invitation``; first every one still open. Scope ``read`` or ``play``."""
+    ``invitation``, ``challenge`` (and ``challenge_accepted``, ``challenge_closed``); first
+    every one still open. Scope ``read`` or ``play``."""
     grant = grant_of(request)
     lease = await run_handshake(limits.acquire_stream)(grant)
     return _respond(EventStream(grant, lease))

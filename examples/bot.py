@@ -2,14 +2,15 @@
 
     MAUBINH_URL=https://example.org MAUBINH_TOKEN=mbp_... python examples/bot.py [--rounds N]
 
-It follows its event stream (``events_stream``), sits where a friend invites it or at a
-table that lets bots in (``tables_list`` with ``bots=true&free=true``; with none, it opens
-one), follows that table's stream (``table_stream``: its snapshot, then its events; an
-open stream also keeps its seat, like a page's socket) and plays each hand it is dealt with
-the site's own engine (``games.rules.arrange.suggest``) when this file sits in the
-repository, else with a simple strategy that never fouls. It submits with ``round_submit``
-and a ``ref``, resending on a network error until it gets an answer. Ctrl-C (or the
-``--rounds`` played) leaves the table and stops.
+It follows its event stream (``events_stream``), accepts each challenge addressed to it
+(``challenge_accept``: both seated at the challenge's own table), sits where a friend
+invites it or at a table that lets bots in (``tables_list`` with ``bots=true&free=true``;
+with none, it opens one), follows that table's stream (``table_stream``: its snapshot,
+then its events; an open stream also keeps its seat, like a page's socket) and plays each
+hand it is dealt with the site's own engine (``games.rules.arrange.suggest``) when this
+file sits in the repository, else with a simple strategy that never fouls. It submits with
+``round_submit`` and a ``ref``, resending on a network error until it gets an answer.
+Ctrl-C (or the ``--rounds`` played) leaves the table and stops.
 
 The standard library and one HTTP client, httpx (pinned in requirements-dev.txt).
 """
@@ -156,11 +157,13 @@ class Bot:
         self.spawn("/api/stream/event", "event")
         try:
             while not self.done():
-                if self.table is None:
-                    self.find_a_table()
                 try:
+                    # The event stream's first lines (a challenge, an invitation still
+                    # open) come before looking for a table of its own.
                     tag, event = self.inbox.get(timeout=2)
                 except queue.Empty:
+                    if self.table is None:
+                        self.find_a_table()
                     continue
                 self.on_event(tag, event)
         except KeyboardInterrupt:
@@ -227,6 +230,12 @@ class Bot:
             self.leave()
             if not self.sit(event["table"]) and previous is not None:
                 self.sit(previous)
+        elif kind == "challenge" and event["state"] == "open" and event["to"]["user"] == self.me:
+            self.accept(event)
+        elif kind == "challenge_accepted" and event.get("table") not in (None, self.table):
+            # One it made (through another program), accepted: it sits there already.
+            log(f"challenge {event['id']} accepted by {event['to']['name']}")
+            self.at_table(event["table"])
         elif kind == "round_dealt" and not event.get("submitted"):
             self.play(event["table"], event["round"], event["cards"], event.get("version"))
         elif kind == "snapshot":
@@ -251,6 +260,21 @@ class Bot:
         elif kind == "seat_left" and event.get("user") == self.me:
             log(f"stood up at table {event.get('table')}: {event.get('reason')}")
             self.table = None
+
+    def accept(self, challenge: dict[str, Any]) -> None:
+        """Accept a challenge to it: out of its seat first (one seat at a time), back there
+        if the challenge cannot be accepted any more (expired, withdrawn)."""
+        log(f"challenged by {challenge['from']['name']} at {challenge['stake']} xu a chi")
+        previous = self.table
+        self.leave()
+        reply = self.call("POST", f"/api/challenges/{challenge['id']}/accept")
+        if reply.status_code == 200:
+            self.at_table(reply.json()["table"])
+            return
+        code = reply.json().get("error", {}).get("code") if reply.content else None
+        log(f"challenge {challenge['id']} not accepted: {code}")
+        if previous is not None:
+            self.sit(previous)
 
     def play(self, table: int, round_id: int, cards: list[str], version: int | None) -> None:
         if round_id in self.played:

@@ -1,11 +1,12 @@
 """One inbox for a player: every notice (``notices.Notification``: case outcomes,
-compensation, suspension, friend requests, table invitations) in one list, newest first,
+compensation, suspension, friend requests, table invitations, challenges) in one list, newest first,
 with one unread count that the header shows (``header_count``) and keeps live (``unread``,
 polled by static/js/site.js). The old pages of moderation's and social's notices redirect
 here.
 
 It lives in the project package because it joins what two sibling apps know: social hides
-the notices of players one blocked, and answers a friend request ("Answer" while it waits).
+the notices of players one blocked, answers a friend request ("Answer" while it waits) and
+a challenge ("Accept", "Decline" while it is open).
 """
 
 from __future__ import annotations
@@ -43,6 +44,8 @@ class Item:
     unread: bool
     link: str
     link_label: str
+    challenge: int | None = None
+    """A challenge still waiting for this player's answer: accept or decline it here."""
 
 
 def items(user: User, limit: int = LIMIT) -> list[Item]:
@@ -54,10 +57,15 @@ def items(user: User, limit: int = LIMIT) -> list[Item]:
             to_user=user, from_user_id__in=[n.actor_id for n in shown if n.actor_id]
         ).values_list("from_user_id", flat=True)
     )
-    return [_item(n, waiting) for n in shown]
+    # A challenge is answered once, too: "Accept" and "Decline" only while it is open.
+    open_challenges = set(
+        social_selectors.open_challenges(user).filter(challenged=user).values_list("pk", flat=True)
+    )
+    return [_item(n, waiting, open_challenges) for n in shown]
 
 
-def _item(n: Notification, waiting: set[int]) -> Item:
+def _item(n: Notification, waiting: set[int], open_challenges: set[int]) -> Item:
+    challenge = n.params.get("challenge") if n.kind == NotificationKind.CHALLENGE else None
     if n.source == "moderation":
         link, label = n.link, _("Open") if n.link else ""  # the case, the tournament
     elif n.url:
@@ -67,7 +75,14 @@ def _item(n: Notification, waiting: set[int]) -> Item:
     else:
         link, label = "", ""
     return Item(
-        f"{n.source}:{n.pk}", n.source, n.message, n.created_at, n.read_at is None, link, label
+        f"{n.source}:{n.pk}",
+        n.source,
+        n.message,
+        n.created_at,
+        n.read_at is None,
+        link,
+        label,
+        challenge if challenge in open_challenges else None,
     )
 
 

@@ -16,7 +16,7 @@ from core.env import (
     database_from_url,
     env_bool,
     env_decimal_percent,
-    env_float,
+    env_float_or_auto,
     env_int,
     env_list,
     env_str,
@@ -220,6 +220,13 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     },
     # Deletes table talk older than CHAT_RETENTION_DAYS (docs/chat.md, the retention rule).
     "chat-delete-expired": {"task": "chat.delete_expired", "schedule": 3600.0},
+    # Closes the challenges nobody answered in CHALLENGE_EXPIRY_MINUTES (also checked when
+    # one is read or answered): docs/social.md#challenges.
+    "social-expire-challenges": {
+        "task": "social.expire_challenges",
+        "schedule": 30.0,
+        "options": {"expires": 30.0},
+    },
 }
 
 # --- Auth -----------------------------------------------------------------------------
@@ -279,9 +286,12 @@ STORAGES = {
 TABLE_COMMAND_THREADS = env_int("TABLE_COMMAND_THREADS", 16, minimum=1, maximum=64)
 # Deals a second the site starts at most, on a grid of turns (games.services.countdown.
 # paced): a table whose next deal meets a taken turn deals in the next free one, and a
-# deal timer running late deals only in a turn with room (late_turn). 0: no pacing. Set
-# it above what the tables ask for and below what the hosts sustain (docs/deploy.md).
-DEALS_PER_SECOND = env_float("DEALS_PER_SECOND", 0.0, minimum=0.0, maximum=10000.0)
+# deal timer running late deals only in a turn with room (late_turn). Unset (or "auto"),
+# the default: adaptive, the most the live tables can ask for (those with two seated,
+# over TABLE_SUMMARY_SECONDS), never below DEAL_PACING_MIN_RATE (deal_rate). A number:
+# that rate, fixed. 0: no pacing (docs/deploy.md, Deal pacing).
+DEALS_PER_SECOND = env_float_or_auto("DEALS_PER_SECOND", minimum=0.0, maximum=10000.0)
+DEAL_PACING_MIN_RATE = 8.0
 DEAL_PACING_HORIZON_SECONDS = 60
 # Threads (each with its database connection) per daphne process for websocket handshakes:
 # the session's user and whether the table exists, a few short reads each (consumers.py).
@@ -364,6 +374,11 @@ TABLE_SEAT_HOLD_MINUTES = env_int("TABLE_SEAT_HOLD_MINUTES", 5, minimum=1, maxim
 # (docs/social.md); repeated notices from one sender coalesce into one unread notification.
 SOCIAL_REQUESTS_PER_HOUR = env_int("SOCIAL_REQUESTS_PER_HOUR", 20, minimum=1, maximum=10_000)
 SOCIAL_INVITES_PER_HOUR = env_int("SOCIAL_INVITES_PER_HOUR", 30, minimum=1, maximum=10_000)
+SOCIAL_CHALLENGES_PER_HOUR = env_int("SOCIAL_CHALLENGES_PER_HOUR", 30, minimum=1, maximum=10_000)
+# A challenge to a heads-up table (docs/social.md#challenges) waits this long for an answer;
+# one player has at most CHALLENGES_OPEN_PER_USER of them waiting at once.
+CHALLENGE_EXPIRY_MINUTES = env_int("CHALLENGE_EXPIRY_MINUTES", 10, minimum=1, maximum=24 * 60)
+CHALLENGES_OPEN_PER_USER = env_int("CHALLENGES_OPEN_PER_USER", 3, minimum=1, maximum=100)
 # Tables per page of the lobby (the page and the lobby socket).
 LOBBY_PAGE_SIZE = env_int("LOBBY_PAGE_SIZE", 50, minimum=5, maximum=500)
 

@@ -23,6 +23,7 @@ class NotificationKind(models.TextChoices):
     FRIEND_REQUEST = "friend_request", _("Friend request")
     FRIEND_ACCEPTED = "friend_accepted", _("Friend request accepted")
     TABLE_INVITE = "table_invite", _("Invitation to a table")
+    CHALLENGE = "challenge", _("Challenge to a heads-up table")
     # From the staff (moderation)
     CASE_FILED = "case_filed", _("Case received")
     CASE_CLAIMED = "case_claimed", _("Case in review")
@@ -41,6 +42,7 @@ SOCIAL_KINDS = frozenset(
         NotificationKind.FRIEND_REQUEST,
         NotificationKind.FRIEND_ACCEPTED,
         NotificationKind.TABLE_INVITE,
+        NotificationKind.CHALLENGE,
     }
 )
 
@@ -144,6 +146,11 @@ class Notification(models.Model):
             return gettext("%(name)s wants to be your friend.") % {"name": name}
         if self.kind == NotificationKind.FRIEND_ACCEPTED:
             return gettext("%(name)s accepted your friend request.") % {"name": name}
+        if self.kind == NotificationKind.CHALLENGE:
+            return gettext("%(name)s challenges you to a heads-up table at %(stake)s xu a chi.") % {
+                "name": name,
+                "stake": format_xu(self.params.get("stake", 0)),
+            }
         return gettext("%(name)s invites you to the table “%(table)s”.") % {
             "name": name,
             "table": self.table_name,

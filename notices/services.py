@@ -28,7 +28,13 @@ def notify_each(user_ids: Iterable[int], kind: str, params: dict[str, Any]) -> i
 
 
 def renew_or_notify(
-    user: User, kind: str, actor: User, *, table_name: str = "", url: str = ""
+    user: User,
+    kind: str,
+    actor: User,
+    *,
+    table_name: str = "",
+    url: str = "",
+    params: dict[str, Any] | None = None,
 ) -> Notification:
     """Tell ``user`` what ``actor`` did; a notice of this kind from them still unread is
     renewed (brought to the top with the new table and link) rather than repeated. The
@@ -39,7 +45,12 @@ def renew_or_notify(
         kind=kind,
         actor=actor,
         read_at__isnull=True,
-        defaults={"table_name": table_name, "url": url, "created_at": timezone.now()},
+        defaults={
+            "table_name": table_name,
+            "url": url,
+            "params": params or {},
+            "created_at": timezone.now(),
+        },
     )
     return notification
 

@@ -1,6 +1,7 @@
-"""Blocks, friends and their requests, and the sends counted against the hourly limits.
+"""Blocks, friends and their requests, challenges, and the sends counted against the hourly
+limits.
 
-A friend request or an invitation reaches its receiver as a ``notices.Notification``.
+A friend request, an invitation or a challenge reaches its receiver as a ``notices.Notification``.
 
 Rows are written only by `social.services`.
 """
@@ -101,6 +102,7 @@ class Friendship(models.Model):
 class SentKind(models.TextChoices):
     FRIEND_REQUEST = "friend_request", _("Friend request")
     TABLE_INVITE = "table_invite", _("Invitation to a table")
+    CHALLENGE = "challenge", _("Challenge")
 
 
 class Sent(models.Model):
@@ -119,3 +121,64 @@ class Sent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.sender_id} {self.kind} {self.created_at:%Y-%m-%d %H:%M}"
+
+
+class ChallengeState(models.TextChoices):
+    OPEN = "open", _("Waiting for an answer")
+    ACCEPTED = "accepted", _("Accepted")
+    DECLINED = "declined", _("Declined")
+    CANCELLED = "cancelled", _("Cancelled")
+    EXPIRED = "expired", _("Expired")
+
+
+class Challenge(models.Model):
+    """``challenger`` asks ``challenged`` to a heads-up table at this stake and these rules
+    (checked by the create-table form: ``social.forms.ChallengeForm``). Open until it is
+    answered, cancelled or ``expires_at``; accepted, it names the private table both sit at.
+    ``version`` grows by one with each change, and every event about it carries it."""
+
+    challenger = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("challenger"),
+        on_delete=models.CASCADE,
+        related_name="challenges_sent",
+    )
+    challenged = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("challenged player"),
+        on_delete=models.CASCADE,
+        related_name="challenges_received",
+    )
+    preset = models.CharField(_("rules"), max_length=20)
+    stake = models.PositiveIntegerField(_("stake per chi"))
+    rules_overrides = models.JSONField(_("house rules"), default=dict, blank=True)
+    state = models.CharField(
+        _("state"), max_length=10, choices=ChallengeState.choices, default=ChallengeState.OPEN
+    )
+    version = models.PositiveIntegerField(default=1)
+    table = models.ForeignKey(
+        "games.Table", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(_("created at"))
+    expires_at = models.DateTimeField(_("expires at"))
+    answered_at = models.DateTimeField(_("answered at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("challenge")
+        verbose_name_plural = _("challenges")
+        indexes = [models.Index(fields=["state", "expires_at"], name="social_challenge_due_idx")]
+        constraints = [
+            models.CheckConstraint(
+                condition=~Q(challenger=F("challenged")), name="challenge_not_self"
+            ),
+            # One open challenge between the same two, in the same direction: a second
+            # click while it waits meets it (social.services.challenge).
+            models.UniqueConstraint(
+                fields=["challenger", "challenged"],
+                condition=Q(state="open"),
+                name="challenge_one_open_per_pair",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.challenger_id} challenges {self.challenged_id} ({self.state})"

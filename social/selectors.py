@@ -9,13 +9,14 @@ from typing import Any
 
 from django.db.models import Case, IntegerField, Q, QuerySet, Value, When
 from django.urls import Resolver404, resolve
+from django.utils import timezone
 
 from accounts.models import User
 from games.models import Connection, Seat, Table, TableInvite
 from games.selectors import may_enter
 from notices import selectors as notices
 from notices.models import Notification, NotificationKind
-from social.models import Block, FriendRequest, Friendship
+from social.models import Block, Challenge, ChallengeState, FriendRequest, Friendship
 
 
 def blocked_ids(user_id: int) -> set[int]:
@@ -185,3 +186,53 @@ def open_invitations(user: User) -> list[dict[str, Any]]:
     tables = [i["table"] for i in invitations if i["table"] is not None]
     still_open = set(Table.objects.filter(pk__in=tables, is_open=True).values_list("pk", flat=True))
     return [i for i in invitations if i["table"] in still_open]
+
+
+def _party(user: User) -> dict[str, Any]:
+    return {"user": user.pk, "name": user.shown_name, "is_bot": user.plays_as_bot}
+
+
+def challenge_event(challenge: Challenge) -> dict[str, Any]:
+    """A challenge as both its players' event streams carry it (docs/api.md):
+    ``challenge`` while it waits, ``challenge_accepted`` with the ``table`` both sit at,
+    ``challenge_closed`` once declined, cancelled or expired; ``version`` grows with each."""
+    if challenge.state == ChallengeState.OPEN:
+        head = {"type": "challenge"}
+    elif challenge.state == ChallengeState.ACCEPTED:
+        head = {"type": "challenge_accepted"}
+    else:
+        head = {"type": "challenge_closed"}
+    return {
+        **head,
+        "id": challenge.pk,
+        "version": challenge.version,
+        "state": challenge.state,
+        "from": _party(challenge.challenger),
+        "to": _party(challenge.challenged),
+        "preset": challenge.preset,
+        "stake": challenge.stake,
+        "rules": challenge.rules_overrides,
+        "table": challenge.table_id,
+        "at": challenge.created_at.isoformat(),
+        "expires_at": challenge.expires_at.isoformat(),
+    }
+
+
+def open_challenges(user: User) -> QuerySet[Challenge]:
+    """The challenges to or from ``user`` still waiting for an answer, oldest first."""
+    return (
+        Challenge.objects.filter(Q(challenger=user) | Q(challenged=user))
+        .filter(state=ChallengeState.OPEN, expires_at__gt=timezone.now())
+        .select_related("challenger", "challenged")
+        .order_by("created_at", "pk")
+    )
+
+
+def challenge_waiting(challenger: User, challenged: User) -> Challenge | None:
+    """The challenge from one to the other still waiting for an answer, if any."""
+    return open_challenges(challenger).filter(challenged=challenged).first()
+
+
+def open_challenge_events(user: User) -> list[dict[str, Any]]:
+    """``challenge`` for each challenge to or from the user still open (on connect)."""
+    return [challenge_event(c) for c in open_challenges(user)]

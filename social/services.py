@@ -9,32 +9,42 @@ one of them, so their sends are counted against their hourly limit one after the
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Q
 from django.urls import reverse
 from django.utils import formats, timezone
 from django.utils.translation import gettext_lazy as _
 
+from accounts.errors import SeatRefused
 from accounts.models import User
+from accounts.services import ensure_can_sit
 from games import events
+from games import services as games
 from games.errors import GameError
 from games.models import Connection, Seat, Table
 from games.selectors import is_acting_host
 from games.services import private
 from games.services.common import shut_out_barred
+from games.services.tables import MIN_BALANCE_STAKES, valid_rules
+from ledger import selectors as ledger_selectors
+from ledger.formats import Xu
 from notices import services as notices
 from notices.models import Notification, NotificationKind
 from social.errors import NotFound, SocialError
 from social.models import (
     Block,
+    Challenge,
+    ChallengeState,
     FriendRequest,
     Friendship,
     Sent,
     SentKind,
 )
 from social.receivers import refusal_to_invite
-from social.selectors import are_friends, block_between, invitation_event
+from social.selectors import are_friends, block_between, challenge_event, invitation_event
 
 SEND_WINDOW = timedelta(hours=1)
 
@@ -58,6 +68,7 @@ def _count_send(sender: User, kind: str) -> None:
     limit = {
         SentKind.FRIEND_REQUEST: settings.SOCIAL_REQUESTS_PER_HOUR,
         SentKind.TABLE_INVITE: settings.SOCIAL_INVITES_PER_HOUR,
+        SentKind.CHALLENGE: settings.SOCIAL_CHALLENGES_PER_HOUR,
     }[SentKind(kind)]
     now = timezone.now()
     sent = Sent.objects.filter(sender=sender, kind=kind)
@@ -72,9 +83,14 @@ def _count_send(sender: User, kind: str) -> None:
                 "You have sent %(n)s friend requests in the last hour, the most allowed."
                 " Try again at %(time)s."
             )
-        else:
+        elif kind == SentKind.TABLE_INVITE:
             message = _(
                 "You have sent %(n)s table invitations in the last hour, the most allowed."
+                " Try again at %(time)s."
+            )
+        else:
+            message = _(
+                "You have sent %(n)s challenges in the last hour, the most allowed."
                 " Try again at %(time)s."
             )
         raise SocialError(message, code="rate_limited", n=limit, time=at)
@@ -181,6 +197,12 @@ def block_user(blocker: User, blocked: User) -> Block:
         from_user__in=[blocker, blocked], to_user__in=[blocker, blocked]
     ).delete()
     _shut_out_of_private_tables(blocker, blocked)
+    for waiting in Challenge.objects.filter(
+        challenger__in=[blocker, blocked],
+        challenged__in=[blocker, blocked],
+        state=ChallengeState.OPEN,
+    ).select_for_update():
+        _close(waiting, ChallengeState.CANCELLED)  # a block answers them
     return block
 
 
@@ -245,3 +267,237 @@ def invite_to_table(user: User, friend: User) -> Notification:
     )
     events.to_user(friend.pk, invitation_event(notification))  # the API's event stream
     return notification
+
+
+# --- Challenges: one player asks another to a heads-up table (docs/social.md#challenges) ---
+
+
+def _challengeable(challenger: User, challenged: User) -> None:
+    """Why ``challenger`` may not challenge ``challenged`` now, as a SocialError."""
+    if challenger.pk == challenged.pk:
+        raise SocialError(_("You cannot challenge yourself."), code="challenge_self")
+    # The site's own bots come to tables that let them in; they take no challenges. A bot
+    # account does: its table lets bots in (accept_challenge).
+    if challenged.is_bot or not challenged.is_active:
+        raise SocialError(
+            _("%(name)s cannot be challenged."), code="not_challengeable",
+            name=challenged.shown_name,
+        )  # fmt: skip
+    block = block_between(challenger.pk, [challenged.pk])
+    if block is not None:
+        if block.blocker_id == challenger.pk:
+            raise SocialError(
+                _("You blocked %(name)s. Unblock them first."), code="you_blocked",
+                name=challenged.shown_name,
+            )  # fmt: skip
+        # The one blocked is not told they are: the same words as for anyone unavailable.
+        raise SocialError(
+            _("You cannot challenge %(name)s."), code="challenge_refused",
+            name=challenged.shown_name,
+        )  # fmt: skip
+
+
+def _afford(user: User, stake: int) -> None:
+    """The table a challenge opens asks what every table asks: MIN_BALANCE_STAKES stakes."""
+    minimum = MIN_BALANCE_STAKES * stake
+    balance = ledger_selectors.balance(user)
+    if balance < minimum:
+        raise SocialError(
+            _("A challenge at this stake needs at least %(minimum)s xu; you have %(balance)s xu."),
+            code="balance_too_low",
+            minimum=Xu(minimum),
+            balance=Xu(balance),
+        )
+
+
+def _sent(challenge: Challenge) -> None:
+    """Tell both players after the commit (their event streams), the newest state."""
+    payload = challenge_event(challenge)
+    for user_id in (challenge.challenger_id, challenge.challenged_id):
+        events.to_user(user_id, payload)
+
+
+@transaction.atomic
+def challenge(
+    challenger: User,
+    challenged: User,
+    *,
+    preset: str,
+    stake: int,
+    rules_overrides: dict[str, Any] | None = None,
+) -> Challenge:
+    """Challenge one player to a heads-up table at ``stake`` xu a chi with these rules
+    (already through ``social.forms.ChallengeForm``). Challenging them again while the
+    first still waits answers with the first (a double click challenges once)."""
+    _challengeable(challenger, challenged)
+    _lock_pair(challenger, challenged)  # a block or a second challenge at once waits
+    _challengeable(challenger, challenged)  # a block made while we waited
+    expire_challenges(user_ids=[challenger.pk, challenged.pk])
+    waiting = Challenge.objects.filter(
+        challenger=challenger, challenged=challenged, state=ChallengeState.OPEN
+    ).first()
+    if waiting is not None:
+        return waiting
+    try:
+        ensure_can_sit(challenger)
+    except SeatRefused as exc:
+        raise SocialError(exc.message, code=exc.code) from exc
+    overrides = valid_rules(preset, rules_overrides)
+    _afford(challenger, stake)
+    most = settings.CHALLENGES_OPEN_PER_USER
+    if Challenge.objects.filter(challenger=challenger, state=ChallengeState.OPEN).count() >= most:
+        raise SocialError(
+            _("You already have %(n)s challenges waiting for an answer, the most allowed."),
+            code="too_many_challenges",
+            n=most,
+        )
+    _count_send(challenger, SentKind.CHALLENGE)
+    now = timezone.now()
+    made = Challenge.objects.create(
+        challenger=challenger,
+        challenged=challenged,
+        preset=preset,
+        stake=stake,
+        rules_overrides=overrides,
+        created_at=now,
+        expires_at=now + timedelta(minutes=settings.CHALLENGE_EXPIRY_MINUTES),
+    )
+    notices.renew_or_notify(
+        challenged,
+        NotificationKind.CHALLENGE,
+        challenger,
+        params={"challenge": made.pk, "stake": stake, "preset": preset},
+    )
+    _sent(made)
+    return made
+
+
+def _locked(user: User, challenge_id: int, *, as_challenger: bool) -> Challenge:
+    """The challenge to (or from) ``user``, its row locked: two answers at once (two tabs,
+    a double click, the sweeper) meet one state, one after the other."""
+    mine = {"challenger": user} if as_challenger else {"challenged": user}
+    found = (
+        # Only the challenge's row (not its players', which the join would lock too).
+        Challenge.objects.select_for_update(of=("self",))
+        .filter(pk=challenge_id, **mine)
+        .select_related("challenger", "challenged")
+        .first()
+        if 0 < challenge_id < 2**63
+        else None
+    )
+    if found is None:
+        raise NotFound(_("This challenge does not exist."), code="not_found")
+    if found.state == ChallengeState.OPEN and found.expires_at <= timezone.now():
+        raise SocialError(_("This challenge has expired."), code="challenge_expired")
+    return found
+
+
+def _answered(challenge: Challenge) -> SocialError:
+    if challenge.state == ChallengeState.EXPIRED:
+        return SocialError(_("This challenge has expired."), code="challenge_expired")
+    return SocialError(
+        _("This challenge was already answered: %(state)s."),
+        code="already_answered",
+        state=challenge.get_state_display(),
+    )
+
+
+def _close(challenge: Challenge, state: str, table: Table | None = None) -> Challenge:
+    challenge.state = state
+    challenge.table = table
+    challenge.answered_at = timezone.now()
+    challenge.version += 1
+    challenge.save(update_fields=["state", "table", "answered_at", "version"])
+    Notification.objects.filter(
+        user_id=challenge.challenged_id,
+        kind=NotificationKind.CHALLENGE,
+        params__challenge=challenge.pk,
+        read_at__isnull=True,
+    ).update(read_at=challenge.answered_at)  # answered: nothing left to read
+    _sent(challenge)
+    return challenge
+
+
+def accept_challenge(user: User, challenge_id: int) -> Challenge:
+    """Open the challenge's table (the lobby's own service: private, two seats, the
+    challenger seated) and seat ``user`` there, in one transaction: both sit, or nothing
+    changed. Accepting again answers with the same table."""
+    _expire_one(challenge_id)
+    with transaction.atomic():
+        found = _locked(user, challenge_id, as_challenger=False)
+        if found.state == ChallengeState.ACCEPTED:
+            return found  # a second click, a replay: the same table
+        if found.state != ChallengeState.OPEN:
+            raise _answered(found)
+        # A block made since cancelled it (block_user, under this row's lock).
+        challenger = found.challenger
+        name = f"{challenger.shown_name} – {user.shown_name}"[:60]
+        try:
+            table = games.open_table(
+                challenger,
+                sit_down=True,
+                name=name,
+                preset=found.preset,
+                stake=found.stake,
+                seats=2,
+                rules_overrides=found.rules_overrides,
+                # A bot account sits only where bots are let in (games.services.seats).
+                allow_bots=challenger.is_api_bot or user.is_api_bot,
+                is_private=True,
+            )
+        except GameError as exc:
+            raise SocialError(
+                _("%(name)s cannot sit down at a new table now: %(why)s"),
+                code="challenger_unavailable",
+                name=challenger.shown_name,
+                why=exc.message,
+            ) from exc
+        # The seat kept for the one challenged lets them in to the private table.
+        private.hold_seat(challenger, table.pk, user)
+        games.sit(user, table.pk)
+        return _close(found, ChallengeState.ACCEPTED, table)
+
+
+def decline_challenge(user: User, challenge_id: int) -> Challenge:
+    """The challenger is told (their event stream); declining twice is declining once."""
+    return _answer(user, challenge_id, ChallengeState.DECLINED, as_challenger=False)
+
+
+def cancel_challenge(user: User, challenge_id: int) -> Challenge:
+    """The challenger takes it back; cancelling twice is cancelling once."""
+    return _answer(user, challenge_id, ChallengeState.CANCELLED, as_challenger=True)
+
+
+def _answer(user: User, challenge_id: int, state: str, *, as_challenger: bool) -> Challenge:
+    _expire_one(challenge_id)
+    with transaction.atomic():
+        found = _locked(user, challenge_id, as_challenger=as_challenger)
+        if found.state == state:
+            return found
+        if found.state != ChallengeState.OPEN:
+            raise _answered(found)
+        return _close(found, state)
+
+
+def _expire_one(challenge_id: int) -> None:
+    """Close this challenge first if its time is up (its own transaction: the refusal that
+    follows rolls nothing of it back)."""
+    if 0 < challenge_id < 2**63:
+        expire_challenges(ids=[challenge_id])
+
+
+@transaction.atomic
+def expire_challenges(*, ids: list[int] | None = None, user_ids: list[int] | None = None) -> int:
+    """Close the open challenges whose time is up (all, these, or these players'): the
+    sweeper's task every 30 s, and each read or answer first. Returns how many."""
+    due = Challenge.objects.filter(state=ChallengeState.OPEN, expires_at__lte=timezone.now())
+    if ids is not None:
+        due = due.filter(pk__in=ids)
+    if user_ids is not None:
+        due = due.filter(Q(challenger_id__in=user_ids) | Q(challenged_id__in=user_ids))
+    # SKIP LOCKED: one being answered right now is the answer's to close.
+    closed = 0
+    for found in due.select_for_update(skip_locked=True).order_by("pk"):
+        _close(found, ChallengeState.EXPIRED)
+        closed += 1
+    return closed

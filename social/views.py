@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -16,9 +18,10 @@ from django.views.decorators.http import require_POST
 
 from accounts.models import User
 from accounts.views import safe_next
+from games.errors import GameError
 from games.models import Seat
 from social import selectors, services
-from social.errors import SocialError
+from social.forms import ChallengeForm
 from social.models import Friendship
 
 
@@ -56,10 +59,10 @@ def friends(request: HttpRequest) -> HttpResponse:
     return render(request, "social/friends.html", context)
 
 
-def _run(request: HttpRequest, action: Any, *args: Any, done: str = "") -> bool:
+def _run(request: HttpRequest, action: Any, *args: Any, done: str = "", **kwargs: Any) -> bool:
     try:
-        result = action(*args)
-    except SocialError as exc:
+        result = action(*args, **kwargs)
+    except GameError as exc:  # a SocialError, or a table's refusal it passes on (the rules)
         messages.error(request, exc.message)
         return False
     if done:
@@ -91,12 +94,14 @@ def _on_player(service: Any, done: str | Promise = "") -> Any:
 
 
 def _on_request(service: Any, done: str | Promise) -> Any:
-    """A POST that calls ``service(user, request_id)`` on a friend request sent to them."""
+    """A POST that calls ``service(user, id)`` on what the URL names (a friend request or a
+    challenge, to or from them), then goes back where it came from."""
 
     @login_required
     @require_POST
-    def view(request: HttpRequest, request_id: int) -> HttpResponse:
-        _run(request, service, _user(request), request_id, done=str(done))
+    def view(request: HttpRequest, **ids: int) -> HttpResponse:
+        (pk,) = ids.values()
+        _run(request, service, _user(request), pk, done=str(done))
         return _back(request)
 
     return view
@@ -114,6 +119,42 @@ unblock = _on_player(services.unblock_user, gettext_lazy("Unblocked."))
 invite = _on_player(services.invite_to_table, gettext_lazy("Invitation sent."))
 accept = _on_request(services.accept_friend_request, gettext_lazy("You are friends now."))
 refuse = _on_request(services.refuse_friend_request, gettext_lazy("Friend request refused."))
+
+
+@login_required
+@require_POST
+def challenge(request: HttpRequest, user_id: int) -> HttpResponse:
+    """The player page's "Challenge" form: a stake and a rules preset, checked by the
+    create-table form (``ChallengeForm``)."""
+    form = ChallengeForm(request.POST)
+    if not form.is_valid():
+        field, errors = next(iter(form.errors.items()))
+        label = form.fields[field].label if field in form.fields else ""
+        messages.error(request, f"{label}: {errors[0]}" if label else str(errors[0]))
+        return _back(request)
+    other = get_object_or_404(User, pk=user_id, is_active=True)
+    done = _("Challenge sent: %(name)s has %(minutes)s minutes to answer.") % {
+        "name": other.shown_name,
+        "minutes": settings.CHALLENGE_EXPIRY_MINUTES,
+    }
+    _run(request, services.challenge, _user(request), other, **form.challenge_options(), done=done)
+    return _back(request)
+
+
+@login_required
+@require_POST
+def accept_challenge(request: HttpRequest, challenge_id: int) -> HttpResponse:
+    """Accept from the inbox: straight to the table both now sit at."""
+    try:
+        accepted = services.accept_challenge(_user(request), challenge_id)
+    except GameError as exc:  # the challenge's refusals, and sitting down's (seated elsewhere…)
+        messages.error(request, exc.message)
+        return _back(request)
+    return redirect(reverse("games:table", kwargs={"table_id": accepted.table_id}))
+
+
+decline_challenge = _on_request(services.decline_challenge, gettext_lazy("Challenge declined."))
+cancel_challenge = _on_request(services.cancel_challenge, gettext_lazy("Challenge withdrawn."))
 
 
 def notifications(request: HttpRequest) -> HttpResponse:

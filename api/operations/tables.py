@@ -11,7 +11,7 @@ from django.http import HttpRequest
 from django.utils.translation import gettext as _
 from ninja import Query, Router, Schema, Status
 
-from api.errors import SCOPED, ApiError, refusals
+from api.errors import SCOPED, ApiError, ensure_valid, refusals
 from api.root import Token, grant_of
 from api.schemas import (
     CreatedTable,
@@ -132,10 +132,7 @@ def tables_create(request: HttpRequest, body: NewTable) -> Status[Any]:
         if data.get(key) is False:
             data.pop(key)
     form = CreateTableForm(data)
-    if not form.is_valid():
-        field, errors = next(iter(form.errors.items()))
-        where = "" if field == "__all__" else f"{field}: "
-        raise ApiError(400, "invalid", f"{where}{errors[0]}")
+    ensure_valid(form)
     user = grant_of(request).user
     table = game_services.open_table(user, **form.table_options())
     table = Table.objects.select_related("host").get(pk=table.pk)

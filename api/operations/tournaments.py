@@ -11,7 +11,7 @@ from ninja import Router
 
 from api.errors import AUTHENTICATED, SCOPED, ApiError, refusals
 from api.root import Token, grant_of
-from api.schemas import EntryAnswer, TournamentList
+from api.schemas import EntryAnswer, TournamentList, TournamentState
 from tournaments import selectors as tournament_selectors
 from tournaments import services as tournament_services
 from tournaments.arena import services as arena_services
@@ -68,7 +68,7 @@ def tournaments_list(request: HttpRequest) -> dict[str, Any]:
 @router.get(
     "/tournaments/{tournament_id}",
     operation_id="tournament_standings",
-    response={200: dict[str, Any]},
+    response={200: TournamentState},
     auth=Token(),
     openapi_extra=refusals(*AUTHENTICATED, "malformed", "not_found"),
 )

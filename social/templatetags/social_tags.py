@@ -1,4 +1,5 @@
-"""`{% player_actions other %}`: befriend / block buttons for another player, on any page.
+"""`{% player_actions other %}`: befriend / block / challenge buttons for another player, on
+any page.
 
 A template tag, so pages of sibling apps (the public profile) show them without importing
 `social` (import-linter keeps sibling apps apart).
@@ -11,6 +12,7 @@ from typing import Any
 from django import template
 
 from social import selectors
+from social.forms import ChallengeForm
 
 register = template.Library()
 
@@ -21,4 +23,11 @@ def player_actions(context: template.Context, other: Any) -> dict[str, Any]:
     if not request.user.is_authenticated:
         # "self" shows no button: a visitor has nobody to befriend or block as.
         return {"relation": "self", "other": other, "request": request}
-    return {"relation": selectors.relation(request.user, other), "other": other, "request": request}
+    return {
+        "relation": selectors.relation(request.user, other),
+        "other": other,
+        "request": request,
+        # The "Challenge" form (stake, rules preset), or the challenge already waiting.
+        "challenge_form": ChallengeForm(),
+        "challenge_sent": selectors.challenge_waiting(request.user, other),
+    }

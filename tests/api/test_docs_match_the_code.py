@@ -14,7 +14,7 @@ import pytest
 
 from api.errors import error_codes, status_of
 from api.root import api
-from api.schemas import RoundFull, RoundPlayerRow
+from api.schemas import ChallengeOut, RoundFull, RoundPlayerRow, RoundView
 from api.streams import EVENT_STREAM_TYPES, TABLE_STREAM_TYPES, TABLE_TALK
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -40,6 +40,8 @@ ISSUE_OPERATIONS = {
     "bot_upgrade",
 }
 OURS = {"tournament_standings", "daily_hand", "daily_submit"}
+# The challenges the event stream carries (issue 27: "a challenge").
+CHALLENGES = {"challenge_create", "challenge_accept", "challenge_decline", "challenge_cancel"}
 STREAMS = {"table_stream", "events_stream"}
 
 
@@ -67,7 +69,7 @@ def _backticked(text: str) -> set[str]:
 
 
 def test_the_document_has_every_operation_the_issue_names_and_ours() -> None:
-    assert set(_operations()) >= ISSUE_OPERATIONS | OURS
+    assert set(_operations()) >= ISSUE_OPERATIONS | OURS | CHALLENGES
 
 
 def test_the_streams_are_in_the_document_answering_application_x_ndjson() -> None:
@@ -93,6 +95,13 @@ def test_each_operation_lists_only_the_error_codes_it_can_answer_with() -> None:
     assert "card_not_dealt" in _flat(operations["round_submit"])
     assert "card_not_dealt" not in _flat(operations["table_sit"]) | _flat(operations["round_get"])
     assert "too_many_streams" in _flat(operations["table_stream"])
+    for name in CHALLENGES - {"challenge_create"}:
+        assert {"not_found", "challenge_expired", "already_answered"} <= _flat(operations[name])
+    assert {"challenge_self", "challenge_refused", "you_blocked", "balance_too_low"} <= _flat(
+        operations["challenge_create"]
+    )
+    assert "challenge_self" not in _flat(operations["challenge_accept"])
+    assert "already_seated" in _flat(operations["challenge_accept"])
     assert all(len(_flat(op)) < len(everything) for op in operations.values())
 
 
@@ -181,6 +190,7 @@ def test_the_streams_types_are_every_type_the_services_send_them() -> None:
 def test_docs_explain_every_round_state_and_field(text: str, heading: str) -> None:
     section = _backticked(_section(text, heading))
     assert set(RoundFull.model_fields) <= section
+    assert set(RoundView.model_fields) <= section  # view, typed
     assert {field.alias or name for name, field in RoundPlayerRow.model_fields.items()} <= section
     assert {"arranging", "showdown", "settled", "cancelled"} <= section
 
@@ -210,3 +220,13 @@ def test_round_get_types_every_player_result_in_the_schema() -> None:
 def test_account_me_s_round_names_its_table_in_the_schema() -> None:
     schemas = _document()["components"]["schemas"]
     assert "table" in schemas["CurrentRound"]["required"]
+
+
+@pytest.mark.parametrize(
+    ("text", "heading"), [(ENGLISH, "## Challenges"), (VIETNAMESE, "### Thách đấu")]
+)
+def test_docs_explain_every_field_and_state_of_a_challenge(text: str, heading: str) -> None:
+    section = _backticked(_section(text, heading))
+    assert {field.alias or name for name, field in ChallengeOut.model_fields.items()} <= section
+    assert {"open", "accepted", "declined", "cancelled", "expired"} <= section
+    assert "challenge_create" in section

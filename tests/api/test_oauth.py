@@ -33,6 +33,28 @@ def _app(owner):  # type: ignore[no-untyped-def]
     )
 
 
+def _signed_in(user):  # type: ignore[no-untyped-def]
+    """The player's browser, signed in to the site."""
+    browser = Client()
+    browser.force_login(user)
+    return browser
+
+
+def _authorize(
+    app, challenge: str, scope: str, method: str = "S256", **state: str
+) -> dict[str, str]:
+    """The authorize request the app sends the player's browser with."""
+    return {
+        "response_type": "code",
+        "client_id": app.client_id,
+        "redirect_uri": REDIRECT,
+        "scope": scope,
+        **state,
+        "code_challenge": challenge,
+        "code_challenge_method": method,
+    }
+
+
 def _exchange(app, code: str, verifier: str):  # type: ignore[no-untyped-def]
     """The app trades an authorization code and its PKCE verifier for tokens."""
     return Client().post(
@@ -53,17 +75,8 @@ def test_the_authorization_code_flow_with_pkce_gives_a_token_the_api_takes(
     user = make_user("an")
     app = _app(user)
     verifier, challenge = _pkce()
-    browser = Client()
-    browser.force_login(user)
-    query = {
-        "response_type": "code",
-        "client_id": app.client_id,
-        "redirect_uri": REDIRECT,
-        "scope": "read play",
-        "state": "s1",
-        "code_challenge": challenge,
-        "code_challenge_method": "S256",
-    }
+    browser = _signed_in(user)
+    query = _authorize(app, challenge, "read play", state="s1")
     consent = browser.get("/api/oauth/authorize/", query)
     assert consent.status_code == 200
     assert "form-action" in consent["Content-Security-Policy"]
@@ -87,16 +100,8 @@ def test_a_code_without_the_right_verifier_gets_no_token(make_user) -> None:
     user = make_user("an")
     app = _app(user)
     _verifier, challenge = _pkce()
-    browser = Client()
-    browser.force_login(user)
-    query = {
-        "response_type": "code",
-        "client_id": app.client_id,
-        "redirect_uri": REDIRECT,
-        "scope": "read",
-        "code_challenge": challenge,
-        "code_challenge_method": "S256",
-    }
+    browser = _signed_in(user)
+    query = _authorize(app, challenge, "read")
     answer = browser.post("/api/oauth/authorize/", {**query, "allow": "Authorize"})
     code = parse_qs(urlparse(answer["Location"]).query)["code"][0]
     token = _exchange(app, code, secrets.token_urlsafe(48))
@@ -106,17 +111,9 @@ def test_a_code_without_the_right_verifier_gets_no_token(make_user) -> None:
 def test_the_plain_pkce_method_is_refused(make_user) -> None:
     user = make_user("an")
     app = _app(user)
-    browser = Client()
-    browser.force_login(user)
+    browser = _signed_in(user)
     verifier = secrets.token_urlsafe(48)
-    query = {
-        "response_type": "code",
-        "client_id": app.client_id,
-        "redirect_uri": REDIRECT,
-        "scope": "read",
-        "code_challenge": verifier,
-        "code_challenge_method": "plain",
-    }
+    query = _authorize(app, verifier, "read", "plain")
     answer = browser.post("/api/oauth/authorize/", {**query, "allow": "Authorize"})
     # No code is issued: back to the app with an error, or an error page.
     if answer.status_code == 302:
@@ -129,17 +126,8 @@ def test_the_plain_pkce_method_is_refused(make_user) -> None:
 def _tokens(user, app):  # type: ignore[no-untyped-def]
     """The token answer of one full authorization-code flow."""
     verifier, challenge = _pkce()
-    browser = Client()
-    browser.force_login(user)
-    query = {
-        "response_type": "code",
-        "client_id": app.client_id,
-        "redirect_uri": REDIRECT,
-        "scope": "read",
-        "state": "s",
-        "code_challenge": challenge,
-        "code_challenge_method": "S256",
-    }
+    browser = _signed_in(user)
+    query = _authorize(app, challenge, "read", state="s")
     answer = browser.post("/api/oauth/authorize/", {**query, "allow": "Authorize"})
     params = parse_qs(urlparse(answer["Location"]).query)
     assert params["iss"], "the authorization response names its issuer (RFC 9207)"

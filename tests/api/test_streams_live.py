@@ -4,10 +4,8 @@ beat (the site's bots, the timers), PostgreSQL and Redis, as in production."""
 from __future__ import annotations
 
 import asyncio
-import os
 import signal
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,10 +17,10 @@ from django.core.management import call_command
 
 from api import services as api_services
 from games.models import Round, RoundPlayer, RoundState, Seat, Table
+from tests.api.examplebot import example_bot
 from tests.api.ndjson import Feed
 from tests.support.live import live_stack
 from tests.support.played import quick_table
-from tests.support.processes import ROOT
 from tests.support.wsclient import card_strings, run_async
 
 pytestmark = [
@@ -82,20 +80,8 @@ def test_the_example_bot_plays_five_rounds_against_the_sites_bots_from_a_token_a
     stack, bot_table, bot_account
 ):
     token = _token(bot_account, "bot:play", "read")
-    env = {
-        **os.environ,
-        "MAUBINH_URL": stack.bases[0],
-        "MAUBINH_TOKEN": token,
-        "PYTHONUNBUFFERED": "1",
-    }
     log = stack.logs / "bot.log"
-    with log.open("wb") as out:
-        bot = subprocess.Popen(
-            [sys.executable, str(ROOT / "examples" / "bot.py"), "--rounds", "5"],
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
+    with example_bot(stack.bases[0], token, log, "--rounds", "5") as bot:
         try:
             returncode = bot.wait(timeout=BOT_SECONDS)
         except subprocess.TimeoutExpired:
@@ -117,13 +103,7 @@ def test_the_example_bot_plays_five_rounds_against_the_sites_bots_from_a_token_a
 
     # Ctrl-C: started again, seated, interrupted: it leaves its table and exits cleanly.
     log = stack.logs / "bot-interrupted.log"
-    with log.open("wb") as out:
-        bot = subprocess.Popen(
-            [sys.executable, str(ROOT / "examples" / "bot.py")],
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
+    with example_bot(stack.bases[0], token, log) as bot:
         deadline = time.monotonic() + 60
         while "seated at table" not in log.read_text() and time.monotonic() < deadline:
             time.sleep(0.2)
