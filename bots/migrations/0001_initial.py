@@ -10,7 +10,7 @@ class Migration(migrations.Migration):
     initial = True
 
     dependencies = [
-        ('games', '0003_table_bot_wait_seconds'),
+        ('games', '0001_squashed_0013_duplicate_schedule_owner_and_board_seen'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -10,8 +10,8 @@ class Migration(migrations.Migration):
     initial = True
 
     dependencies = [
-        ('games', '0006_table_empty_since'),
-        ('moderation', '0008_chat_evidence_and_staff_mute'),
+        ('games', '0001_squashed_0013_duplicate_schedule_owner_and_board_seen'),
+        ('moderation', '0001_squashed_0010_delete_notification'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -10,8 +10,8 @@ class Migration(migrations.Migration):
     initial = True
 
     dependencies = [
-        ('accounts', '0002_user_is_bot'),
-        ('games', '0007_private_tables_invites_and_seat_holds'),
+        ('accounts', '0001_squashed_0006_user_is_api_bot'),
+        ('games', '0001_squashed_0013_duplicate_schedule_owner_and_board_seen'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
