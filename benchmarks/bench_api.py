@@ -45,18 +45,11 @@ import httpx
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.bench_tables import (  # noqa: E402
-    LOG_ERROR,
-    Servers,
-    _drop_redis_keys,
-    _percentiles,
-    _setup_django,
-    cpu_ms,
-    cpu_ms_named,
-    log_sizes,
-)
+from benchmarks.bench_tables import Servers, _drop_redis_keys, _setup_django  # noqa: E402
 from benchmarks.scratchdb import database_url, recreate  # noqa: E402
 from benchmarks.speed import describe as machine_speed  # noqa: E402
+from benchmarks.tables.measures import cpu_ms, cpu_ms_named  # noqa: E402
+from benchmarks.tables.report import LOG_ERROR, _percentiles, log_sizes  # noqa: E402
 from tests.api.ndjson import Feed  # noqa: E402
 from tests.support.processes import celery_worker, site_env  # noqa: E402
 

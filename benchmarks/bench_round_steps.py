@@ -1,13 +1,14 @@
 """The server's cost of one round, step by step: queries and CPU per deal, submission,
-showdown, reveal and settlement, with the statements that dominate.
+showdown and settlement, with the statements that dominate (the showdown's later chi show
+on the clock, with no step of their own: games.services.showdown).
 
     .venv/bin/python benchmarks/bench_round_steps.py [--rounds 100] [--profile out.pstats]
 
 Plays ``--rounds`` rounds of one 4-player table in this process against a scratch
 PostgreSQL database (maubinh_bench_rounds_<pid>, created, migrated and dropped), through the
 real services, as the timer tasks and the table sockets call them: ``start_round_when_due``
-(the deal), ``submit_arrangement`` (4 times), ``advance_round`` (the showdown, each reveal,
-the settlement). Deadlines are moved into the past between steps instead of waited for.
+(the deal), ``submit_arrangement`` (4 times), ``advance_round`` (the showdown, then the
+settlement). Deadlines are moved into the past between steps instead of waited for.
 
 Broadcasts go to Redis (``--redis``, as in production; a prefix of their own, nobody
 listening) or, with ``--redis ''``, to the in-memory layer; Celery timers go to the
@@ -43,7 +44,7 @@ from benchmarks.scratchdb import add_server_argument, database_url, recreate  # 
 # One scratch database per run: two runs on one machine never drop each other's.
 BENCH_DB = f"maubinh_bench_rounds_{os.getpid()}"
 PLAYERS = 4
-STEPS = ("deal", "submission", "last submission", "showdown", "reveal", "settlement")
+STEPS = ("deal", "submission", "last submission", "showdown", "settlement")
 
 
 def django_setup(url: str, redis: str) -> None:
@@ -172,18 +173,11 @@ def play_round(meter: Meter, users: list[Any], table_id: int) -> bool:
             services.submit_arrangement(
                 by_user[user_id], round_.pk, chi, seen_version=version, table_id=table_id
             )
-    for _ in range(6):
-        state, phase, revealed = Round.objects.values_list("state", "phase", "revealed").get(
-            pk=round_.pk
-        )
+    for _ in range(3):
+        state, phase = Round.objects.values_list("state", "phase").get(pk=round_.pk)
         if state == RoundState.SETTLED:
             return True
-        if state == RoundState.ARRANGING:
-            step = "showdown"
-        elif revealed < 3:
-            step = "reveal"
-        else:
-            step = "settlement"
+        step = "showdown" if state == RoundState.ARRANGING else "settlement"
         Round.objects.filter(pk=round_.pk).update(deadline=past)
         with meter.measure(step):
             services.advance_round(round_.pk, state, phase)

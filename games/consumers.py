@@ -408,6 +408,7 @@ class TableConsumer(_Consumer):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.in_order = InOrder(self.deliver)  # this socket's events, in version order
+        self.user: Any = None  # the scope's, on connect
         self.private = False  # a private table's socket is closed if its host removes it
         # Let in to a private table by a staff role only: the role is checked again every
         # SESSION_CHECK_SECONDS, so a suspended or deactivated staff member stops watching.
@@ -458,10 +459,11 @@ class TableConsumer(_Consumer):
                 self.access_lost = True
                 await self.close(code=CLOSE_FORBIDDEN)
                 return
+            snapshot, later = snapshot
             snapshot["ref"] = None
-            await self.in_order.snapshot(snapshot)
+            await self.in_order.snapshot(snapshot, later)
 
-    def _arrive(self) -> dict[str, Any] | None:
+    def _arrive(self) -> tuple[dict[str, Any], list[dict[str, Any]]] | None:
         """Record this socket's presence and take the snapshot it starts from; None when a
         private table no longer lets the user in."""
         with querycount.step("connect"):
@@ -519,11 +521,9 @@ class TableConsumer(_Consumer):
             self.access_lost = True
             await self.close(code=CLOSE_FORBIDDEN)
             return
-        text = event["text"]
-        audience = event.get("audience")
-        if audience is not None and self.user.pk not in audience:
-            text = event["others"]  # a duplicate board's cards, withheld (docs/duplicate.md)
-        await self.in_order.event(text, head.get("version"), event.get("private", False))
+        # A duplicate board's cards only to its audience (docs/duplicate.md); a showdown's
+        # later chi held until their time (docs/protocol.md, "Reveals").
+        await self.in_order.deliver(event, getattr(self.user, "pk", None))
         if (
             self.private
             and head.get("type") == "seat_left"
@@ -535,13 +535,13 @@ class TableConsumer(_Consumer):
             await self.close(code=CLOSE_FORBIDDEN)
 
     async def send_snapshot(self, ref: Any = None) -> None:
-        snapshot = await run_read(self._snapshot)()
+        snapshot, later = await run_read(self._snapshot)()
         snapshot["ref"] = ref
-        await self.in_order.snapshot(snapshot)
+        await self.in_order.snapshot(snapshot, later)
 
-    def _snapshot(self) -> dict[str, Any]:
+    def _snapshot(self) -> tuple[dict[str, Any], list[dict[str, Any]]]:
         table = Table.objects.select_related("host").get(pk=self.table_id)
-        return selectors.table_snapshot(table, self.user)
+        return selectors.snapshot_and_later(table, self.user)
 
     async def receive_json(self, content: dict[str, Any], **kwargs: Any) -> None:
         # Whatever fails (the database in a snapshot too), the socket stays open.

@@ -17,7 +17,7 @@ import json
 import logging
 import os
 import threading
-from collections.abc import Coroutine
+from collections.abc import Coroutine, Sequence
 from typing import Any
 
 from asgiref.sync import async_to_sync
@@ -102,23 +102,32 @@ def _group_send(layer: BaseChannelLayer, group: str, message: dict[str, Any]) ->
         async_to_sync(layer.group_send)(group, message)
 
 
-HEAD = ("type", "version", "user", "reason")
+HEAD = ("type", "version", "user", "reason", "round")
 """The fields of an event the sockets act on themselves (ordering, filtering, closing)."""
+
+Later = tuple[str, float, dict[str, Any], "dict[str, Any] | None"]
+"""An event sent ahead of its time: a key (a later one with the same key replaces it), when
+it is due (Unix time), the payload and, with an audience, what the others get."""
 
 
 def message(
     payload: dict[str, Any],
     private: bool = False,
-    audience: tuple[list[int], dict[str, Any]] | None = None,
+    audience: tuple[list[int], dict[str, Any] | None] | None = None,
+    later: Sequence[Later] = (),
 ) -> dict[str, Any]:
     """The channel-layer message of an event: its JSON text, encoded once here for every
     socket that receives it (each socket used to encode the payload again, and the layer
     to decode it for each), and its ``head``: the fields sockets act on.
 
     With ``audience`` (users, others), the sockets of those users send ``text`` and every
-    other socket of the group sends ``others``, also encoded once (a duplicate board's
-    withheld cards: games.consumers.TableConsumer, docs/duplicate.md)."""
-    encoded = {
+    other socket of the group sends ``others`` (when given), also encoded once (a duplicate board's
+    withheld cards: games.consumers.TableConsumer, docs/duplicate.md).
+
+    ``later``: events that follow this one at a set time, such as a showdown's next chi
+    (docs/protocol.md, "Reveals"). Each socket holds them until they are due
+    (``games.sequencer.InOrder``): the client gets none of them before its time."""
+    encoded: dict[str, Any] = {
         "type": "game.event",
         "head": {key: payload[key] for key in HEAD if key in payload},
         "text": json.dumps(payload),
@@ -126,7 +135,20 @@ def message(
     }
     if audience is not None:
         users, others = audience
-        encoded["audience"], encoded["others"] = users, json.dumps(others)
+        encoded["audience"] = users
+        if others is not None:
+            encoded["others"] = json.dumps(others)
+    if later:
+        encoded["later"] = [
+            {
+                "key": key,
+                "round": payload.get("round"),
+                "at": at,
+                "text": json.dumps(then),
+                **({"others": json.dumps(others_then)} if others_then is not None else {}),
+            }
+            for key, at, then, others_then in later
+        ]
     return encoded
 
 
@@ -134,13 +156,14 @@ def _send(
     group: str,
     payload: dict[str, Any],
     private: bool = False,
-    audience: tuple[list[int], dict[str, Any]] | None = None,
+    audience: tuple[list[int], dict[str, Any] | None] | None = None,
+    later: Sequence[Later] = (),
 ) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
     try:
-        _group_send(layer, group, message(payload, private, audience))
+        _group_send(layer, group, message(payload, private, audience, later))
     except Exception:
         # The state is committed; a client that misses this event sees a version gap and
         # asks for a snapshot. Never let a broadcast failure surface as a failed action.
@@ -152,15 +175,17 @@ def publish(
     payload: dict[str, Any],
     *,
     private: bool = False,
-    audience: tuple[list[int], dict[str, Any]] | None = None,
+    audience: tuple[list[int], dict[str, Any] | None] | None = None,
+    later: Sequence[Later] = (),
 ) -> None:
-    """Send ``payload`` to ``group`` once the current transaction commits (now if none).
+    """Send ``payload`` (and ``later``: ``message``) to ``group`` once the current
+    transaction commits (now if none).
 
     Sent after the commit, events of one table can overtake each other on their way: the
     next command of the table commits while this thread (or another process) is still
     sending. The table socket puts them back in version order (``games.sequencer``).
     """
-    transaction.on_commit(lambda: _send(group, payload, private, audience))
+    transaction.on_commit(lambda: _send(group, payload, private, audience, later))
 
 
 def to_table(
@@ -169,13 +194,17 @@ def to_table(
     *,
     audience: list[int] | None = None,
     others: dict[str, Any] | None = None,
+    later: Sequence[Later] = (),
 ) -> None:
     """A public table event; with ``audience``, only those users get ``payload`` and every
-    other socket of the table gets ``others`` (a duplicate board's cards: docs/duplicate.md)."""
-    if audience is None or others is None:
-        publish(table_group(table_id), payload)
-    else:
-        publish(table_group(table_id), payload, audience=(audience, others))
+    other socket of the table gets ``others`` (a duplicate board's cards: docs/duplicate.md).
+    ``later``: the events that follow it at set times (``message``)."""
+    publish(
+        table_group(table_id),
+        payload,
+        audience=None if audience is None else (audience, others),
+        later=later,
+    )
 
 
 def to_player(table_id: int, user_id: int, payload: dict[str, Any]) -> None:

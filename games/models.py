@@ -7,12 +7,14 @@ snapshot. Rows are changed only by ``games.services``, under ``select_for_update
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
 from functools import cached_property
 from typing import Any
 
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games.rules import Rules
@@ -316,11 +318,15 @@ class Round(models.Model):
     table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="rounds")
     number = models.PositiveIntegerField()
     state = models.CharField(max_length=16, choices=RoundState.choices)
-    # Grows at every phase change (deal, each reveal, settlement); a timer task carries the
+    # Grows at every phase change (deal, showdown, settlement); a timer task carries the
     # phase it was scheduled for and does nothing once the round has moved past it.
     phase = models.PositiveIntegerField(default=0)
-    # How many chi are revealed (0 = arranging; 1–3 during the showdown).
+    # How many chi the showdown showed as it began (0: the instant wins first, else 1), and 3
+    # once settled; the rest show on the clock (``chi_shown``), with no write of their own.
     revealed = models.PositiveSmallIntegerField(default=0)
+    showdown_at = models.DateTimeField(null=True, blank=True)
+    """When the showdown began: each later chi shows ``reveal_seconds`` after the one before
+    (docs/protocol.md, "Reveals"); None before it, and for a showdown from before the clock."""
     # The table version of the deal: a submission from a client that has not seen it is stale.
     dealt_version = models.PositiveBigIntegerField(default=0)
     rules_json = models.JSONField()
@@ -334,7 +340,7 @@ class Round(models.Model):
     )
     """The duplicate board this round dealt, or None for an ordinary deal."""
     deadline = models.DateTimeField(null=True, blank=True)
-    """When the current phase ends: the arranging deadline, then each reveal step."""
+    """When the current phase ends: the arranging deadline, then the settlement's time."""
     settlement = models.JSONField(null=True, blank=True)
     ratings = models.JSONField(null=True, blank=True)
     """The rating change of each player, as the ratings app wrote it at settlement
@@ -364,6 +370,27 @@ class Round(models.Model):
     @property
     def is_finished(self) -> bool:
         return self.state in {RoundState.SETTLED, RoundState.CANCELLED}
+
+    def chi_shown(self, now: datetime | None = None) -> int:
+        """How many chi are shown at ``now``: during the showdown, the first step's plus one
+        for each ``reveal_seconds`` since it began, at most 3; otherwise ``revealed``."""
+        if self.state != RoundState.SHOWDOWN or self.showdown_at is None:
+            return self.revealed
+        elapsed = ((now or timezone.now()) - self.showdown_at).total_seconds()
+        return max(self.revealed, min(3, self.revealed + int(elapsed // self.rules.reveal_seconds)))
+
+    def step_deadline(self, revealed: int) -> datetime | None:
+        """When the phase that shows ``revealed`` chi ends: in a showdown, the next chi's
+        time (or the settlement's); otherwise ``deadline``."""
+        if self.state == RoundState.SHOWDOWN and self.showdown_at is not None:
+            return self.reveal_time(revealed + 1)
+        return self.deadline
+
+    def reveal_time(self, revealed: int) -> datetime:
+        """When the showdown shows chi ``revealed`` (4: when it is settled)."""
+        assert self.showdown_at is not None
+        steps = revealed - self.revealed
+        return self.showdown_at + timedelta(seconds=steps * self.rules.reveal_seconds)
 
     @property
     def revealed_server_seed(self) -> str:

@@ -87,9 +87,10 @@ def _task_step(task_name: str, args: Any, run: _Run) -> str:
     if task_name == "games.start_round_when_due":
         return "deal"
     if task_name == "games.advance_round":
+        # The showdown's later chi have no step of their own (games.services.showdown).
         if run.ledger:
             return "settlement"
-        return "showdown" if args and args[1] == "arranging" else "reveal"
+        return "showdown" if args and args[1] == "arranging" else "settlement"
     return task_name
 
 

@@ -6,10 +6,11 @@ Plays one round of bench_tables' table (4 players, the same rules) through the r
 services on a scratch PostgreSQL database, in this process, and keeps, for each step a
 client or a timer makes (connect, sit, start, submit, each timer step, the next deal),
 the messages it produced: every ``group_send`` (its group, as ``table``, ``private`` (a
-seat's), ``user`` (a seat's), ``lobby``, and its payload) and what the consumer sends the
-socket itself (the snapshot, the chat state, the ``ok`` reply's fields, the chat role
-after a seat changes). The relay sends the same payloads (sizes included), with its own
-table, round and version numbers, through the same channel layer.
+seat's), ``user`` (a seat's), ``lobby``, and its payload; the showdown's later chi, which
+the site's sockets hold until their time, as timer steps of their own) and what the
+consumer sends the socket itself (the snapshot, the chat state, the ``ok`` reply's
+fields, the chat role after a seat changes). The relay sends the same payloads (sizes
+included), with its own table, round and version numbers, through the same channel layer.
 """
 
 from __future__ import annotations
@@ -65,6 +66,11 @@ def play_round() -> dict[str, Any]:
     def capture(layer: Any, group: str, message: dict[str, Any]) -> None:
         sent.append({**group_of(group), "private": message.get("private", False),
                      "payload": json.loads(message["text"])})  # fmt: skip
+        # A showdown's later chi, sent ahead for the sockets to hold: the relay sends each
+        # at its time instead (its own step, below), as the site's sockets do.
+        for item in message.get("later", ()):
+            sent.append({**group_of(group), "private": False, "later": True,
+                         "payload": json.loads(item["text"])})  # fmt: skip
 
     events._group_send = capture  # until the round is played (below)
     try:
@@ -118,7 +124,11 @@ def _steps(table: Any, users: list[Any], sent: list[dict[str, Any]]) -> dict[str
             break
         Round.objects.filter(pk=round_.pk).update(deadline=timezone.now() - timedelta(seconds=5))
         games.advance_round(round_.pk, round_.state, round_.phase)
-        timers.append(step())
+        taken = step()
+        timers.append([m for m in taken if not m.get("later")])
+        timers.extend(
+            [{k: v for k, v in m.items() if k != "later"}] for m in taken if m.get("later")
+        )
     steps["timers"] = timers
     table.refresh_from_db()
     Table.objects.filter(pk=table.pk).update(start_at=timezone.now() - timedelta(seconds=1))

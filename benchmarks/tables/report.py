@@ -18,7 +18,7 @@ from games.querycount import LATE_BUCKETS_MS
 # A server log line that means something failed (daphne, Django and Celery formats).
 LOG_ERROR = re.compile(r"\bERROR\b|\bCRITICAL\b|Traceback|took too long to shut down")
 # The steps of a round, as games.querycount names them, in order.
-ROUND_STEPS = ("deal", "submit", "showdown", "reveal", "settlement")
+ROUND_STEPS = ("deal", "submit", "showdown", "settlement")  # the later chi: on the clock
 
 
 def _percentiles(values: list[float], what: str = "submissions") -> str:
@@ -113,9 +113,11 @@ def report(
         f"tables: {args.tables}, players: {4 * args.tables}, daphne: {args.servers}, "
         f"tables open over {args.ramp:.0f} s and sit down within {args.stagger:.0f} s of it, "
         + (
-            f"deals paced at {args.deals_per_second:g} a second (DEALS_PER_SECOND)"
+            "deals paced adaptively (DEALS_PER_SECOND unset, the default)"
+            if args.deals_per_second is None
+            else f"deals paced at {args.deals_per_second:g} a second (DEALS_PER_SECOND)"
             if args.deals_per_second > 0
-            else "deals not paced"
+            else "deals not paced (DEALS_PER_SECOND=0)"
         )
     )
     print(

@@ -25,6 +25,7 @@ from games.selectors.engine import (
     verify_round,
 )
 from games.selectors.payloads import (
+    later_reveals,
     lobby_page,
     lobby_row,
     open_rounds,
@@ -34,6 +35,7 @@ from games.selectors.payloads import (
     round_view,
     scoop_lines,
     seat_view,
+    snapshot_and_later,
     summary_payload,
     table_snapshot,
     void_payload,
@@ -83,6 +85,7 @@ __all__ = [
     "is_foul_arrangement",
     "is_staff",
     "joinable_tables",
+    "later_reveals",
     "latest_round",
     "lobby_page",
     "lobby_row",
@@ -100,6 +103,7 @@ __all__ = [
     "scoop_lines",
     "seat_view",
     "settle_round_result",
+    "snapshot_and_later",
     "summary_payload",
     "table_snapshot",
     "table_state",

@@ -11,7 +11,8 @@ round is played for (``Table.stakes_in``, games.stakes).
 
 from __future__ import annotations
 
-from datetime import timedelta
+import json
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
@@ -42,6 +43,16 @@ from games.stakes import for_table, per_unit
 
 def table_snapshot(table: Table, user: User | None) -> dict[str, Any]:
     """The ``snapshot``: everything a (re)connecting client needs, as this user may see it."""
+    return snapshot_and_later(table, user)[0]
+
+
+def snapshot_and_later(
+    table: Table, user: User | None
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The ``snapshot``, and the showdown's chi still to come as this user gets them: the
+    socket holds each until its time (``later_reveals``, games.sequencer). They are never
+    part of the snapshot, whatever sends it."""
+    now = timezone.now()
     seated = list(table.seat_set.select_related("user").order_by("position"))
     balances = for_table(table).balances(table, [s.user_id for s in seated])
     online = online_users(table.pk)
@@ -49,10 +60,18 @@ def table_snapshot(table: Table, user: User | None) -> dict[str, Any]:
     current = active_round(table) or latest_round(table)
     players: list[RoundPlayer] = []
     withheld = False
+    result: RoundResult | None = None
+    later: list[dict[str, Any]] = []
     if current is not None:
         current.table = table  # its payloads read the table (stakes_in): no second read
         players = list(current.players.order_by("position"))
         withheld = hands_withheld(current, user, players)
+        if current.state == RoundState.SHOWDOWN:
+            result = settle_round_result(current)
+            for key, at, then in later_reveals(current, result, current.chi_shown(now)):
+                then = scheduled(then, table.pk, table.version)
+                text = json.dumps(withheld_reveal(then) if withheld else then)
+                later.append({"key": key, "round": current.pk, "at": at.timestamp(), "text": text})
     if withheld:
         # A balance now is the balance before plus this board's result (and those of the
         # boards before it here): not for someone who may still be dealt the board.
@@ -60,11 +79,11 @@ def table_snapshot(table: Table, user: User | None) -> dict[str, Any]:
         for seat in seats:
             if seat["user"] in dealt:
                 seat["balance"] = None
-    return {
+    snapshot = {
         "type": "snapshot",
         "table": table.pk,
         "version": table.version,
-        "server_now": timezone.now().isoformat(),
+        "server_now": now.isoformat(),
         "info": {
             **lobby_row(table),
             "host_id": table.host_id,
@@ -88,8 +107,13 @@ def table_snapshot(table: Table, user: User | None) -> dict[str, Any]:
             "user": user.pk if user else None,
             "seated": any(s["user"] == (user.pk if user else None) for s in seats),
         },
-        "round": round_view(current, user, players, withheld) if current is not None else None,
+        "round": (
+            round_view(current, user, players, withheld, result=result, now=now)
+            if current is not None
+            else None
+        ),
     }
+    return snapshot, later
 
 
 def _bots_at(table: Table, seated: list[Seat], current: Round | None) -> str | None:
@@ -169,20 +193,25 @@ def round_view(
     user: User | None,
     players: list[RoundPlayer] | None = None,
     withheld: bool | None = None,
+    *,
+    result: RoundResult | None = None,
+    now: datetime | None = None,
 ) -> dict[str, Any]:
-    """A round as ``user`` may see it now (the snapshot's ``round``; ``players``: its players
-    in seat order, and ``withheld``: ``hands_withheld`` for this user, if the caller has
-    them)."""
+    """A round as ``user`` may see it at ``now`` (the snapshot's ``round``; ``players``: its
+    players in seat order, ``withheld``: ``hands_withheld`` for this user, and ``result``:
+    its settlement, if the caller has them)."""
     if players is None:
         players = list(round_.players.order_by("position"))
     if withheld is None:
         withheld = hands_withheld(round_, user, players)
+    revealed = round_.chi_shown(now)
+    deadline = round_.step_deadline(revealed)
     view: dict[str, Any] = {
         "id": round_.pk,
         "number": round_.number,
         "state": round_.state,
-        "deadline": round_.deadline.isoformat() if round_.deadline else None,
-        "revealed": round_.revealed,
+        "deadline": deadline.isoformat() if deadline else None,
+        "revealed": revealed,
         "commitment": round_.server_seed_hash,
         "client_seeds": round_.client_seeds,
         "players": [
@@ -211,7 +240,7 @@ def round_view(
             "status": mine.status,
         }
     if round_.state in (RoundState.SHOWDOWN, RoundState.SETTLED):
-        reveal = reveal_payload(round_)
+        reveal = reveal_payload(round_, result, revealed)
         view["reveal"] = withheld_reveal(reveal) if withheld else reveal
     if round_.state == RoundState.SETTLED:
         summary = summary_payload(round_)
@@ -225,13 +254,21 @@ def round_view(
 # --- The events of a round's end: reveal, settled, voided -------------------------------
 
 
-def reveal_payload(round_: Round, result: RoundResult | None = None) -> dict[str, Any]:
-    """The ``reveal`` event: what the showdown has shown so far (instant wins, fouls, then
-    chi 1..revealed).
+def reveal_payload(
+    round_: Round,
+    result: RoundResult | None = None,
+    revealed: int | None = None,
+    now: datetime | None = None,
+) -> dict[str, Any]:
+    """The ``reveal`` event: what the showdown has shown (instant wins, fouls, then chi
+    1..``revealed``; by default as many as the clock shows at ``now``: Round.chi_shown).
 
     Amounts (``xu``) are in what the round is played for (``stakes_in``, games.stakes)."""
     if result is None:
         result = settle_round_result(round_)
+    if revealed is None:
+        revealed = round_.chi_shown(now)
+    deadline = round_.step_deadline(revealed)  # the next chi's time, or the settlement's
     settlement = result.settlement
     stakes_in = round_.table.stakes_in
     per = per_unit(stakes_in, round_.stake)
@@ -261,7 +298,7 @@ def reveal_payload(round_: Round, result: RoundResult | None = None) -> dict[str
         if pair.kind == "instant"
     ]
     chi_views = []
-    for index in range(round_.revealed):
+    for index in range(revealed):
         hands = []
         for pr in settlement.players:
             player = by_position[int(pr.id)]
@@ -291,7 +328,7 @@ def reveal_payload(round_: Round, result: RoundResult | None = None) -> dict[str
         chi_views.append({"chi": index + 1, "hands": hands, "pairs": pairs})
     scoops: list[dict[str, Any]] = []
     scoop_xu: dict[str, int] = {}
-    if round_.revealed >= 3:
+    if revealed >= 3:
         # Every chi is shown: the scoops are known, and named once per scooped player.
         as_json = settlement.to_json()
         scoops = scoop_lines(as_json)
@@ -299,8 +336,8 @@ def reveal_payload(round_: Round, result: RoundResult | None = None) -> dict[str
     return {
         "round": round_.pk,
         "stakes_in": stakes_in,
-        "revealed": round_.revealed,
-        "deadline": round_.deadline.isoformat() if round_.deadline else None,
+        "revealed": revealed,
+        "deadline": deadline.isoformat() if deadline else None,
         "fouls": [int(p.id) for p in settlement.players if p.foul],
         "unarranged": [p.position for p in result.players if not p.arrangement],
         "auto_arranged": {
@@ -312,6 +349,30 @@ def reveal_payload(round_: Round, result: RoundResult | None = None) -> dict[str
         "scoops": [{**line, "xu": line["xu"] // per} for line in scoops],
         "scoop_xu": scoop_xu,
     }
+
+
+def scheduled(payload: dict[str, Any], table_id: int, version: int) -> dict[str, Any]:
+    """An event sent ahead of its time (``later_reveals``), as the client gets it: with the
+    version of the step that sent it, and ``scheduled`` (docs/protocol.md, "Reveals")."""
+    return {**payload, "table": table_id, "version": version, "scheduled": True}
+
+
+def later_reveals(
+    round_: Round, result: RoundResult, after: int
+) -> list[tuple[str, datetime, dict[str, Any]]]:
+    """The showdown's ``reveal`` events after chi ``after``, each with its key and its time:
+    sent ahead and held by each socket until then (games.sequencer), so no client sees a
+    chi before its time and no timer of the server has to run for it."""
+    if round_.state != RoundState.SHOWDOWN or round_.showdown_at is None:
+        return []
+    return [
+        (
+            f"reveal-{round_.pk}-{chi}",
+            round_.reveal_time(chi),
+            {"type": "reveal", **reveal_payload(round_, result, revealed=chi)},
+        )
+        for chi in range(after + 1, 4)
+    ]
 
 
 def summary_payload(round_: Round, players: list[RoundPlayer] | None = None) -> dict[str, Any]:

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
+from datetime import datetime
 from typing import Any
 
 from django.db import OperationalError, connection, transaction
@@ -19,8 +20,8 @@ from core.bulk import update_each
 from core.compiled import Compiled
 from games import events
 from games.errors import NotFound, TableBusy
-from games.models import Round, RoundEvent, Table
-from games.selectors.payloads import lobby_row
+from games.models import Round, RoundEvent, RoundState, Table
+from games.selectors.payloads import lobby_row, scheduled
 from games.selectors.private import may_enter
 from games.services.writes import Writes, log_statement
 
@@ -140,19 +141,46 @@ def table_event(
     state: str | None = None,
     audience: list[int] | None = None,
     withheld: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
+    later: Sequence[tuple[str, datetime, dict[str, Any]]] = (),
+    later_withheld: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
 ) -> None:
     """Tell the table; with ``lobby``, also the lobby (seats taken or the table's state moved).
 
     A caller that knows the seats taken and the table's state passes them, saving the
     lobby row their queries. With ``audience``, the users not in it get ``withheld(payload)``.
+    ``later``: (key, when, payload) of events that follow this one at a set time, each
+    held by the sockets until then (events.message); they carry this event's version and
+    ``"scheduled": true`` (docs/protocol.md, "Reveals"); the users not in ``audience``
+    get ``later_withheld`` of each.
     """
     full = {**payload, "table": table.pk, "version": table.version}
-    if withheld is None or audience is None:
-        events.to_table(table.pk, full)
-    else:  # a duplicate board's cards: only its audience gets them (selectors.board_audience)
-        events.to_table(table.pk, full, audience=audience, others=withheld(full))
+    if audience is None:  # everyone gets the same
+        withheld = later_withheld = None
+    ahead: list[events.Later] = []
+    for key, at, then in later:
+        then = scheduled(then, table.pk, table.version)
+        ahead.append((key, at.timestamp(), then, later_withheld(then) if later_withheld else None))
+    # A duplicate board's cards: only its audience gets them (selectors.board_audience).
+    others = withheld(full) if withheld is not None else None
+    events.to_table(table.pk, full, audience=audience, others=others, later=ahead)
     if lobby and not table.is_private and not table.is_managed:  # neither is listed
         events.to_lobby({"type": "table", "table": lobby_row(table, taken=taken, state=state)})
+
+
+def clock_reveals(
+    round_: Round, now: datetime, *, upto: int | None = None
+) -> list[tuple[str, dict[str, Any], User | None]]:
+    """The round log's ``reveal`` entries of the chi shown since the showdown's first step:
+    those the clock has shown by ``now``, or through chi ``upto`` (a settlement shows them
+    all), each with its time. They have no step of their own, so the step that ends the
+    showdown (settlement, a void) writes them."""
+    if round_.state != RoundState.SHOWDOWN or round_.showdown_at is None:
+        return []
+    last = round_.chi_shown(now) if upto is None else upto
+    return [
+        ("reveal", {"revealed": chi, "at": min(round_.reveal_time(chi), now).isoformat()}, None)
+        for chi in range(round_.revealed + 1, last + 1)
+    ]
 
 
 def log(

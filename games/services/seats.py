@@ -13,7 +13,9 @@ from accounts.services import ensure_can_sit
 from games import events
 from games.errors import GameError, SeatError
 from games.models import PlayerStatus, Round, RoundPlayer, RoundState, Seat, Table
-from games.selectors.payloads import seat_view, tournament_seat
+from games.selectors.duplicate import board_audience
+from games.selectors.engine import settle_round_result
+from games.selectors.payloads import later_reveals, seat_view, tournament_seat, withheld_reveal
 from games.selectors.private import held_seats, may_enter
 from games.selectors.rounds import active_round, rounds_dealt_today
 from games.services import common
@@ -266,11 +268,16 @@ def set_client_seed(user: User, table_id: int, seed: str) -> Seat:
 
 def leave_round(table: Table, round_: Round, player: RoundPlayer) -> None:
     """docs/rules.md#timing: before the showdown all 3 chi are forfeited; during it, the
-    chi not yet revealed. After the last reveal there is nothing left to forfeit."""
-    if round_.state == RoundState.SHOWDOWN and round_.revealed >= 3:
+    chi not yet revealed. After the last reveal there is nothing left to forfeit.
+
+    During the showdown the chi still to come were sent ahead with their results
+    (showdown.reveal); this leave changes those, so they are sent again, replacing them."""
+    showdown = round_.state == RoundState.SHOWDOWN
+    shown = round_.chi_shown()
+    if showdown and shown >= 3:
         return
     player.status = PlayerStatus.LEFT
-    player.left_after_chi = round_.revealed if round_.state == RoundState.SHOWDOWN else 0
+    player.left_after_chi = shown if showdown else 0
     player.save(update_fields=["status", "left_after_chi"])
     log(
         round_,
@@ -279,6 +286,10 @@ def leave_round(table: Table, round_: Round, player: RoundPlayer) -> None:
         player.user,
     )
     bump(table)
+    later, audience = [], None
+    if showdown:
+        later = later_reveals(round_, settle_round_result(round_), shown)
+        audience = board_audience(round_)
     table_event(
         table,
         {
@@ -287,6 +298,9 @@ def leave_round(table: Table, round_: Round, player: RoundPlayer) -> None:
             "position": player.position,
             "after_chi": player.left_after_chi,
         },
+        audience=audience,
+        later=later,
+        later_withheld=withheld_reveal,
     )
     if (
         round_.state == RoundState.ARRANGING

@@ -1,10 +1,13 @@
-"""The showdown: reveals chi by chi on the timer, then settlement through the ledger."""
+"""The showdown: chi by chi on the clock, then settlement through the ledger.
+
+One step begins it: the hands not sent are played, the first chi (or the instant wins) is
+shown, and the later chi go out with it, each held by the sockets until its time
+(docs/protocol.md, "Reveals"). One timer, at the round's deadline, settles it."""
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from datetime import timedelta
 from typing import Any
 
 from django.db import InterfaceError, OperationalError, transaction
@@ -18,6 +21,7 @@ from games.models import PlayerStatus, Round, RoundState, Table
 from games.selectors.duplicate import board_audience
 from games.selectors.engine import RoundResult, round_players, settle_round_result
 from games.selectors.payloads import (
+    later_reveals,
     reveal_payload,
     summary_payload,
     withheld_reveal,
@@ -25,7 +29,14 @@ from games.selectors.payloads import (
 )
 from games.selectors.rounds import round_transfer_ids
 from games.services import duplicate
-from games.services.common import bump, enqueue_advance, lock_round, log, log_many, table_event
+from games.services.common import (
+    bump,
+    clock_reveals,
+    enqueue_advance,
+    lock_round,
+    log_many,
+    table_event,
+)
 from games.services.countdown import round_over
 from games.services.rounds import auto_arranged_entries, play_for_the_absent
 from games.services.voiding import VoidReason, void
@@ -37,7 +48,6 @@ logger = logging.getLogger(__name__)
 
 
 def begin_showdown(table: Table, round_: Round) -> None:
-    rules = round_.rules
     # Hands not submitted in time are played for their owners first (docs/rules.md#timing).
     # One read of the players serves both the hands played here and the settlement.
     players = round_players(round_)
@@ -47,8 +57,9 @@ def begin_showdown(table: Table, round_: Round) -> None:
         round_.state = RoundState.SHOWDOWN
         round_.revealed = 0 if result.has_instant else 1
         round_.phase += 1
-        round_.deadline = timezone.now() + timedelta(seconds=rules.reveal_seconds)
-        writes.update([round_], ["state", "revealed", "phase", "deadline"])
+        round_.showdown_at = timezone.now()
+        round_.deadline = round_.reveal_time(4)  # after the last chi's time: the settlement
+        writes.update([round_], ["state", "revealed", "phase", "showdown_at", "deadline"])
         missing = [
             p.position
             for p in result.players
@@ -77,19 +88,27 @@ def begin_showdown(table: Table, round_: Round) -> None:
 def reveal(
     table: Table,
     round_: Round,
-    result: RoundResult | None = None,
+    result: RoundResult,
     *,
     log_first: Sequence[tuple[str, dict[str, Any], User | None]] = (),
     writes: Writes,
 ) -> None:
-    """Show the next chi; ``log_first``: round log entries that precede the reveal's (one
-    INSERT for them all); ``writes``: the step's last writes, the log and version's too."""
-    payload = reveal_payload(round_, result)
+    """Show the showdown's first step and send its later chi ahead (``later_reveals``);
+    ``log_first``: round log entries that precede the reveal's (one INSERT for them all);
+    ``writes``: the step's last writes, the log and version's too."""
+    payload = reveal_payload(round_, result, round_.revealed)
     log_many(round_, [*log_first, ("reveal", {"revealed": round_.revealed}, None)], writes=writes)
     bump(table, writes=writes)
     # A duplicate board's cards go only to those who cannot be dealt it any more.
     audience = board_audience(round_)
-    table_event(table, {"type": "reveal", **payload}, audience=audience, withheld=withheld_reveal)
+    table_event(
+        table,
+        {"type": "reveal", **payload},
+        audience=audience,
+        withheld=withheld_reveal,
+        later=later_reveals(round_, result, round_.revealed),
+        later_withheld=withheld_reveal,
+    )
     enqueue_advance(round_)
 
 
@@ -97,7 +116,7 @@ def reveal(
 def advance_round(
     round_id: int, expected_state: str, expected_phase: int, *, skip_locked: bool = False
 ) -> Round | None:
-    """The timer step: end arranging, reveal the next chi, or settle. Idempotent.
+    """The timer step: end arranging (the showdown begins), or settle. Idempotent.
 
     A task that finds the round in another state or phase is stale (a duplicate, a retry,
     or the showdown began early) and does nothing; one that fires early reschedules.
@@ -115,15 +134,8 @@ def advance_round(
     with log_context(table=table.pk, round=round_.pk):
         if round_.state == RoundState.ARRANGING:
             begin_showdown(table, round_)
-        elif round_.state == RoundState.SHOWDOWN and round_.revealed < 3:
-            round_.revealed += 1
-            round_.phase += 1
-            round_.deadline = timezone.now() + timedelta(seconds=round_.rules.reveal_seconds)
-            with one_statement() as writes:  # the round, its log, the version
-                writes.update([round_], ["revealed", "phase", "deadline"])
-                reveal(table, round_, writes=writes)
         elif round_.state == RoundState.SHOWDOWN:
-            settle_or_void(table, round_)
+            settle_or_void(table, round_)  # every chi has had its time (begin_showdown)
     return round_
 
 
@@ -153,6 +165,7 @@ def settle(table: Table, round_: Round) -> None:
     (xu through the ledger, a tournament's chips, or nothing: games.stakes), exactly once."""
     result = settle_round_result(round_, with_users=True)
     players = result.players
+    shown_on_the_clock = clock_reveals(round_, timezone.now(), upto=3)
     for p in players:
         outcome = result.settlement.player(str(p.position))
         p.units, p.xu = outcome.units, outcome.xu
@@ -160,6 +173,7 @@ def settle(table: Table, round_: Round) -> None:
     fee = for_table(table).settle(table, round_, players, deltas)
     round_.state = RoundState.SETTLED
     round_.phase += 1
+    round_.revealed = 3
     round_.deadline = None
     round_.settled_at = timezone.now()
     round_.settlement = result.settlement.to_json()
@@ -171,7 +185,7 @@ def settle(table: Table, round_: Round) -> None:
     # The results, the round, its log entry and the table's version: one statement.
     with one_statement() as writes:
         writes.update(players, ["units", "xu"])
-        fields = ["state", "phase", "deadline", "settled_at", "settlement", "ratings"]
+        fields = ["state", "phase", "revealed", "deadline", "settled_at", "settlement", "ratings"]
         writes.update([round_], fields)
         entry = {
             "deltas": {str(k): v for k, v in deltas.items()},
@@ -179,7 +193,7 @@ def settle(table: Table, round_: Round) -> None:
             "fee": fee,
             "server_seed": round_.server_seed,
         }
-        log(round_, "settled", entry, writes=writes)
+        log_many(round_, [*shown_on_the_clock, ("settled", entry, None)], writes=writes)
         duplicate.round_finished(round_)
         logger.info("settled")
         round_over(

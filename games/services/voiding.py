@@ -23,7 +23,7 @@ from games.selectors.duplicate import board_audience
 from games.selectors.payloads import void_payload, withheld_void
 from games.selectors.rounds import round_transfer_ids
 from games.services import duplicate
-from games.services.common import lock_round, log
+from games.services.common import clock_reveals, lock_round, log_many
 from games.services.countdown import round_over
 from games.stakes import for_table
 
@@ -56,24 +56,23 @@ def void(
 ) -> None:
     """Void a live round whose table and round rows the caller has locked."""
     closure = for_table(table).void(table, round_)
+    now = timezone.now()
+    shown_on_the_clock = clock_reveals(round_, now)  # before the state moves on
+    round_.revealed = round_.chi_shown(now)
     round_.state = RoundState.CANCELLED
     round_.phase += 1  # every pending timer of the round is now stale
     round_.deadline = None
-    round_.settled_at = timezone.now()
-    round_.save(update_fields=["state", "phase", "deadline", "settled_at"])
-    log(
-        round_,
-        "voided",
-        {
-            "reason": reason,
-            "note": note,
-            "by": by.pk if by is not None else None,
-            "transfers": round_transfer_ids(round_.pk),
-            "closure": closure,
-            "server_seed": round_.server_seed,
-        },
-        by,
-    )
+    round_.settled_at = now
+    round_.save(update_fields=["state", "phase", "revealed", "deadline", "settled_at"])
+    entry = {
+        "reason": reason,
+        "note": note,
+        "by": by.pk if by is not None else None,
+        "transfers": round_transfer_ids(round_.pk),
+        "closure": closure,
+        "server_seed": round_.server_seed,
+    }
+    log_many(round_, [*shown_on_the_clock, ("voided", entry, by)])
     duplicate.round_finished(round_)
     logger.warning("round voided (%s)", reason)
     round_over(

@@ -136,9 +136,9 @@ def _seat_balances(table: Table, viewer: Any) -> dict[int, Any]:
 
 
 def _as_received(sent: list[tuple[dict[str, Any], Any, Any]], user: Any) -> list[dict[str, Any]]:
-    """The table events ``user``'s socket would send on (TableConsumer.game_event)."""
+    """The table events ``user``'s socket would send on (games.sequencer.InOrder.deliver)."""
     return [
-        payload if audience is None or user.pk in audience else others
+        payload if audience is None or user.pk in audience or others is None else others
         for payload, audience, others in sent
     ]
 
@@ -148,8 +148,10 @@ def sent(monkeypatch: pytest.MonkeyPatch) -> list[tuple[dict[str, Any], Any, Any
     """Every table event, with its audience and the withheld form for everyone else."""
     out: list[tuple[dict[str, Any], Any, Any]] = []
 
-    def to_table(table_id: int, payload: dict[str, Any], *, audience=None, others=None):  # type: ignore[no-untyped-def]
+    def to_table(table_id: int, payload: dict[str, Any], *, audience=None, others=None, later=()):  # type: ignore[no-untyped-def]
         out.append((payload, audience, others))
+        # The showdown's later chi, sent ahead (games.events.message): each checked the same.
+        out.extend((then, audience, others_then) for _key, _at, then, others_then in later)
 
     monkeypatch.setattr(events, "to_table", to_table)
     return out

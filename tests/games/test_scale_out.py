@@ -82,11 +82,13 @@ async def _play_round(clients: list[Player]) -> int:
     return round_id
 
 
-def _table_events(client: Player) -> list[dict[str, Any]]:
+def _table_events(client: Player, scheduled: bool = False) -> list[dict[str, Any]]:
+    """The public table events after the snapshot; with ``scheduled``, the showdowns' later
+    chi instead (they carry the version of the step that sent them: docs/protocol.md)."""
     return [
         {k: v for k, v in m.items() if k != "_at"}
         for m in client.received[1:]
-        if m["type"] not in PRIVATE
+        if m["type"] not in PRIVATE and bool(m.get("scheduled")) == scheduled
     ]
 
 
@@ -102,6 +104,17 @@ def _assert_every_event_in_order(sockets: list[Player]) -> None:
         assert versions == list(range(first + 1, first + 1 + len(versions))), socket.name
         for event in events:
             assert by_version.setdefault(event["version"], event) == event, socket.name
+    # Each showdown's later chi: in order, after the reveal they follow, the same for all.
+    by_chi: dict[tuple[int, int], dict[str, Any]] = {}
+    for socket in sockets:
+        shown: dict[int, int] = {}
+        for event in _table_events(socket, scheduled=True):
+            key = (event["round"], event["revealed"])
+            # The version is the step's that sent it: a reconnected socket's, its snapshot's.
+            same = {k: v for k, v in event.items() if k not in ("version", "deadline")}
+            assert by_chi.setdefault(key, same) == same, socket.name
+            assert event["revealed"] > shown.get(event["round"], 0), socket.name
+            shown[event["round"]] = event["revealed"]
 
 
 def _assert_settled_exactly(round_ids: list[int], users: list[Any], before: dict[int, int]) -> None:

@@ -63,7 +63,7 @@ def test_a_database_error_during_a_snapshot_answers_server_error_and_keeps_the_s
             raise OperationalError("terminating connection due to administrator command")
 
         with monkeypatch.context() as patched:
-            patched.setattr(consumers.selectors, "table_snapshot", database_gone)
+            patched.setattr(consumers.selectors, "snapshot_and_later", database_gone)
             await socket.send_json_to({"type": "snapshot", "ref": 1})
             reply = await socket.receive_json_from(timeout=10)
         assert (reply["type"], reply["code"], reply["ref"]) == ("error", "server_error", 1)
@@ -103,7 +103,7 @@ def test_a_snapshot_asked_while_the_database_ends_the_connection_twice_still_arr
 ):
     from django.db import connection
 
-    snapshot = consumers.selectors.table_snapshot
+    snapshot = consumers.selectors.snapshot_and_later
     calls = []
 
     def ended_twice(*args: Any) -> Any:
@@ -116,7 +116,7 @@ def test_a_snapshot_asked_while_the_database_ends_the_connection_twice_still_arr
     async def scenario() -> None:
         socket, _ = await _open(players[0], table)
         calls.clear()
-        monkeypatch.setattr(consumers.selectors, "table_snapshot", ended_twice)
+        monkeypatch.setattr(consumers.selectors, "snapshot_and_later", ended_twice)
         await socket.send_json_to({"type": "snapshot", "ref": 1})
         reply = await socket.receive_json_from(timeout=10)
         assert (reply["type"], reply["ref"]) == ("snapshot", 1)

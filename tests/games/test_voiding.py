@@ -26,7 +26,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def sent(monkeypatch):  # type: ignore[no-untyped-def]
     """Every event sent to a table, in order."""
     out: list[dict] = []
-    monkeypatch.setattr(events, "to_table", lambda table_id, payload: out.append(payload))
+    monkeypatch.setattr(events, "to_table", lambda table_id, payload, **_: out.append(payload))
     return out
 
 

@@ -33,18 +33,23 @@ def _wait_for(check, timeout: float, what: str, log) -> None:  # type: ignore[no
         time.sleep(0.2)
 
 
-def test_a_worker_holding_timers_survives_an_empty_redis_restart_and_rounds_go_on(
-    tmp_path, players
-):
+def _round_dealt_to_two(players, name: str) -> Round:  # type: ignore[no-untyped-def]
+    """A round dealt at a new table to two seated players: 30 s to arrange, 2 s of reveal."""
     table = services.create_table(
         players[0],
-        name="Bàn Redis",
+        name=name,
         stake=10,
         rules_overrides={"arrange_seconds": 30, "reveal_seconds": 2, "start_seconds": 60},
     )
     for player in players[:2]:
         services.sit(player, table.pk)
-    round_ = services.start_round(players[0], table.pk)
+    return services.start_round(players[0], table.pk)
+
+
+def test_a_worker_holding_timers_survives_an_empty_redis_restart_and_rounds_go_on(
+    tmp_path, players
+):
+    round_ = _round_dealt_to_two(players, "Bàn Redis")
     deadline = timezone.now() + timedelta(seconds=15)
     Round.objects.filter(pk=round_.pk).update(deadline=deadline)
 
@@ -107,15 +112,7 @@ def _terminate_other_sessions(spare: int = 0) -> int:
 def test_a_round_advances_on_time_while_the_database_kills_the_workers_connections(
     tmp_path, players
 ):
-    table = services.create_table(
-        players[0],
-        name="Bàn PostgreSQL",
-        stake=10,
-        rules_overrides={"arrange_seconds": 30, "reveal_seconds": 2, "start_seconds": 60},
-    )
-    for player in players[:2]:
-        services.sit(player, table.pk)
-    round_ = services.start_round(players[0], table.pk)
+    round_ = _round_dealt_to_two(players, "Bàn PostgreSQL")
     env = site_env(
         DATABASE_URL=live.test_database_url(), REDIS_URL=TEST_REDIS_URL, CELERY_LOG_LEVEL="INFO"
     )

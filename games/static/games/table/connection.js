@@ -1,6 +1,7 @@
 // Live state from the server. The snapshot is the truth: every (re)connect and every
 // version gap replaces the local state with it. A public event must carry version
-// last + 1; the private ones ("cards", "submission") carry the version they follow.
+// last + 1; the private ones ("cards", "submission") and the scheduled ones (a showdown's
+// later chi, "scheduled": true) carry the version they follow.
 import { DRAFT_REF, autoArrangedNote } from "../draft.js";
 import {
   $, config, emit, gettext, live, myRound, now, on, requestSnapshot, setHeaderBalance, showError, state,
@@ -47,7 +48,7 @@ on("status", (status, detail) => {
 });
 
 function applyEvent(event) {
-  const isPrivate = PRIVATE_EVENTS.has(event.type);
+  const isPrivate = PRIVATE_EVENTS.has(event.type) || event.scheduled === true;
   const expected = isPrivate ? state.version : state.version + 1;
   if (event.version < expected) return; // already in the last snapshot
   if (event.version > expected) {
@@ -148,6 +149,7 @@ const EVENTS = {
   },
   reveal(e) {
     if (!state.round || state.round.id !== e.round) return requestSnapshot();
+    if (e.scheduled && e.revealed <= (state.round.revealed || 0)) return; // shown already
     const first = state.round.state !== "showdown";
     state.round.state = "showdown";
     state.round.revealed = e.revealed;
