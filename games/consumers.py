@@ -97,6 +97,24 @@ def _closing_a_lost_connection(func: Callable[..., Any]) -> Callable[..., Any]:
     return attempt
 
 
+def _connect_first() -> None:
+    """Open this thread's database connection before a command runs, and again if the
+    server ends it while it opens (a restart, a terminated backend): nothing of the
+    command has run yet, so trying again is safe for every command, writes included."""
+    connection = connections["default"]
+    for attempt in range(1, READ_ATTEMPTS + 1):
+        try:
+            connection.ensure_connection()
+            return
+        except (OperationalError, InterfaceError):
+            # Django keeps a connection whose set-up failed as if it were open: drop it.
+            connection.close()
+            if attempt == READ_ATTEMPTS:
+                raise
+            logger.warning("database connection lost while opening it, again")
+            time.sleep(READ_BACKOFF_SECONDS * attempt)
+
+
 def run_read(func: Callable[..., Any]) -> Callable[..., Awaitable[Any]]:
     """``run_command`` for reads: retried on a lost database connection, a little later
     each time, so a page never sees a server_error for a connection the server dropped."""
@@ -590,13 +608,17 @@ class TableConsumer(_Consumer):
             nonlocal started, finished, cpu
             started, cpu_start = time.monotonic(), time.thread_time()
             try:
+                _connect_first()
                 with querycount.step(kind):
                     return handler(consumer, content)
             finally:
                 finished, cpu = time.monotonic(), time.thread_time() - cpu_start
 
+        # A command whose effect is the same when run twice runs again on a new connection
+        # when the server ended its own, as a read does (run_read).
+        run = run_read if kind in self.REPEATABLE else run_command
         try:
-            return await run_command(timed_handler)(self, content)
+            return await run(timed_handler)(self, content)
         finally:
             total = (time.monotonic() - received) * 1000
             if total >= settings.SLOW_COMMAND_MS:
@@ -655,6 +677,10 @@ class TableConsumer(_Consumer):
         from django.utils import timezone
 
         return {"server_now": timezone.now().isoformat()}
+
+    REPEATABLE = frozenset({"ping"})
+    """Commands that change nothing, or only what running them again sets the same (the
+    socket's presence): retried on a lost database connection like the reads."""
 
     HANDLERS: dict[str, Callable[[TableConsumer, dict[str, Any]], Any]] = {
         "sit": _sit,

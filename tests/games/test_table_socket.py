@@ -14,7 +14,7 @@ from django.db import OperationalError
 from games import consumers, events, services
 from games.consumers import TableConsumer
 from games.liveness import open_sockets
-from games.models import RoundEvent, Table
+from games.models import RoundEvent, Seat, Table
 from tests.support.arranging import naive_arrangement
 from tests.support.played import deal_for_two
 from tests.support.services import TEST_REDIS_URL
@@ -124,6 +124,66 @@ def test_a_snapshot_asked_while_the_database_ends_the_connection_twice_still_arr
 
     run_async(scenario())
     assert len(calls) == 3
+
+
+def test_a_sit_whose_connection_the_database_ends_as_it_opens_still_seats_the_player(
+    players, table, monkeypatch
+):
+    """The connection a command opens is ended while it is set up (chaos: pg_terminate):
+    nothing of the command has run, so it runs on a new connection instead of answering
+    server_error."""
+    import threading
+
+    from django.db.backends.base.base import BaseDatabaseWrapper
+
+    ensure_connection = BaseDatabaseWrapper.ensure_connection
+    ended = []
+
+    def ended_while_opening(self: BaseDatabaseWrapper) -> None:
+        if not ended and threading.current_thread() is not threading.main_thread():
+            ended.append(self.alias)
+            raise OperationalError("terminating connection due to administrator command")
+        ensure_connection(self)
+
+    async def scenario() -> None:
+        socket, _ = await _open(players[0], table)
+        monkeypatch.setattr(BaseDatabaseWrapper, "ensure_connection", ended_while_opening)
+        await socket.send_json_to({"type": "sit", "ref": 1})
+        reply = await _until(socket, lambda m: m.get("ref") == 1)
+        assert (reply[-1]["type"], reply[-1]["for"]) == ("ok", "sit")
+        await socket.disconnect()
+
+    run_async(scenario())
+    assert ended == ["default"]
+    assert Seat.objects.filter(table=table, user=players[0]).exists()
+
+
+@pytest.mark.postgres
+def test_a_ping_while_the_database_ends_the_connection_still_answers_ok(
+    players, table, monkeypatch
+):
+    from django.db import connection
+
+    heard_from = consumers.services.heard_from
+    calls = []
+
+    def ended_once(*args: Any) -> None:
+        calls.append(args)
+        if len(calls) == 1:
+            with connection.cursor() as cursor:  # PostgreSQL ends this very connection
+                cursor.execute("SELECT pg_terminate_backend(pg_backend_pid())")
+        heard_from(*args)
+
+    async def scenario() -> None:
+        socket, _ = await _open(players[0], table)
+        monkeypatch.setattr(consumers.services, "heard_from", ended_once)
+        await socket.send_json_to({"type": "ping", "ref": 1})
+        reply = await socket.receive_json_from(timeout=10)
+        assert (reply["type"], reply["for"], reply["ref"]) == ("ok", "ping", 1)
+        await socket.disconnect()
+
+    run_async(scenario())
+    assert len(calls) == 2
 
 
 def test_a_consumer_that_crashed_no_longer_keeps_its_socket_alive(players, table):
