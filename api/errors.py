@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.errors import GameError
+from core.errors import Refusal
 
 # The socket's codes that are not a conflict with the table's state.
 _STATUS = {
@@ -45,14 +45,14 @@ _STATUS = {
 }
 
 
-class ApiError(Exception):
-    """Refused; nothing was changed."""
+class ApiError(Refusal):
+    """Refused, with the HTTP status and headers of the answer; nothing was changed."""
 
     def __init__(
         self, status: int, code: str, message: str, headers: dict[str, str] | None = None
     ) -> None:
-        super().__init__(code)
-        self.status, self.code, self.message = status, code, message
+        super().__init__(message, code=code)
+        self.status = status
         self.headers = headers or {}
 
     def body(self) -> dict[str, Any]:
@@ -73,7 +73,9 @@ def status_of(code: str) -> int:
     return _STATUS.get(code, 409)
 
 
-def from_game_error(exc: GameError) -> ApiError:
+def from_refusal(exc: Refusal) -> ApiError:
+    """Any app's refusal (core.errors.Refusal) as the API answers it: its code and message,
+    the status its code has."""
     return ApiError(status_of(exc.code), exc.code, exc.message)
 
 

@@ -23,16 +23,16 @@ from django.utils.translation import gettext as _
 from accounts.models import User
 from api.auth import Grant
 from api.models import StreamLease
+from core.errors import Refusal
 
 
-class LimitExceeded(Exception):
+class LimitExceeded(Refusal):
     """Refused for a limit; the answer is 429 with ``Retry-After: retry_after``."""
 
     code = "rate_limited"
 
     def __init__(self, message: str, retry_after: int) -> None:
         super().__init__(message)
-        self.message = message
         self.retry_after = max(1, retry_after)
 
 

@@ -19,8 +19,8 @@ from ninja.security import HttpBearer
 
 from api import limits
 from api.auth import Grant, authenticate_bearer
-from api.errors import ApiError, from_game_error
-from games.errors import GameError
+from api.errors import ApiError, from_refusal
+from core.errors import Refusal
 
 api = NinjaAPI(
     title="Mậu Binh Online API",
@@ -91,9 +91,11 @@ def _api_error(request: HttpRequest, exc: ApiError) -> HttpResponse:
     return _error(request, exc)
 
 
-@api.exception_handler(GameError)
-def _game_error(request: HttpRequest, exc: GameError) -> HttpResponse:
-    return _error(request, from_game_error(exc))
+@api.exception_handler(Refusal)
+def _refused(request: HttpRequest, exc: Refusal) -> HttpResponse:
+    """Any app's refusal (a table's, the ledger's, an account's, …): ninja looks handlers
+    up along the exception's classes, so ApiError and the limits keep their own."""
+    return _error(request, from_refusal(exc))
 
 
 @api.exception_handler(limits.LimitExceeded)

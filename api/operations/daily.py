@@ -9,13 +9,12 @@ from typing import Any
 from django.http import HttpRequest
 from ninja import Router
 
-from api.errors import AUTHENTICATED, SCOPED, ApiError, refusals, status_of
+from api.errors import AUTHENTICATED, SCOPED, refusals
 from api.root import Token, grant_of
 from api.schemas import DailyHand, DailySubmission
 from practice import selectors as practice_selectors
 from practice import services as practice_services
 from practice.models import DailyAttempt, DailyDeal
-from practice.pricing import Refused
 
 router = Router(tags=["daily"])
 
@@ -70,8 +69,7 @@ def daily_submit(request: HttpRequest, body: DailySubmission) -> dict[str, Any]:
     """Your one scored arrangement of today's hand."""
     user = grant_of(request).user
     deal = practice_services.todays_deal()
-    try:
-        attempt = practice_services.submit_daily(user, deal, json.dumps(body.chi))
-    except Refused as refused:
-        raise ApiError(status_of(refused.code), refused.code, refused.message) from None
+    attempt = practice_services.submit_daily(
+        user, deal, json.dumps(body.chi)
+    )  # a Refusal: api.root
     return _hand(deal, attempt)
