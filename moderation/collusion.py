@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import ipaddress
 from collections import defaultdict
-from collections.abc import Collection
+from collections.abc import Collection, Iterable
 from typing import Any
 
 from accounts.models import User
@@ -23,14 +23,20 @@ FOUL_MIN = 3
 for them) in at least this many of the tournament's rounds…"""
 FOUL_SHARE = 0.5
 """… and in at least this share of the rounds they were dealt there."""
-DUMP_MIN_ROUNDS = 5
+DUMP_MIN_ROUNDS = 6
 """Chip dumping: two entrants dealt together, with a third player or more at the table,
-in at least this many rounds…"""
+in at least this many rounds (a round of three counting ``THREE_HANDED_WEIGHT``)…"""
 DUMP_SHARE = 0.8
 """… where one lost to the other in at least this share of those rounds, and at least this
 share of everything they lost in them went to that one other (with others at the table to
 lose to, honest losses spread; with two, all of them go to the only opponent, so
 heads-up rounds do not count)."""
+THREE_HANDED_WEIGHT = 0.5
+"""What a round of three players counts towards ``DUMP_MIN_ROUNDS``. With one other
+opponent to lose to, honest losses spread far less than with two: honest players taking
+the engine's best arrangement fired a count of 5 rounds in 13 % of three-handed
+tournaments and in 2.2 % of four-handed ones; at these thresholds (6 four-handed rounds,
+12 three-handed) in 0.8 % and 0.07 % (``benchmarks/bench_collusion.py``, docs/moderation.md)."""
 
 
 def tournament_findings(
@@ -106,20 +112,39 @@ def shared_addresses(people: set[int], table_ids: set[int]) -> list[dict[str, An
 
 
 def chip_dumping(people: set[int], rounds: list[Round]) -> list[dict[str, Any]]:
+    return dumping_findings(
+        people,
+        (
+            (
+                {str(p.position): p.user_id for p in round_.players.all()},
+                (round_.settlement or {}).get("pairs", []),
+            )
+            for round_ in rounds
+        ),
+    )
+
+
+def dumping_findings(
+    people: set[int], rounds: Iterable[tuple[dict[str, int], list[dict[str, Any]]]]
+) -> list[dict[str, Any]]:
+    """``chip_dumping`` over plain rounds: each its players (position: user id) and its
+    settlement's pairs (``a``, ``b``, ``xu`` from a's side)."""
     together: dict[tuple[int, int], int] = defaultdict(int)
+    weight: dict[tuple[int, int], float] = defaultdict(float)
     lost_to: dict[tuple[int, int], int] = defaultdict(int)
     lost_rounds: dict[tuple[int, int], int] = defaultdict(int)
     lost: dict[int, int] = defaultdict(int)
-    for round_ in rounds:
-        users = {str(p.position): p.user_id for p in round_.players.all()}
+    for users, pairs in rounds:
         if len(users) < 3:
             continue
+        counts = THREE_HANDED_WEIGHT if len(users) == 3 else 1.0
         here = [u for u in users.values() if u in people]
         for one in here:
             for other in here:
                 if one != other:
                     together[(one, other)] += 1
-        for pair in (round_.settlement or {}).get("pairs", []):
+                    weight[(one, other)] += counts
+        for pair in pairs:
             a, b = users.get(str(pair.get("a"))), users.get(str(pair.get("b")))
             amount = int(pair.get("xu") or 0)
             if a is None or b is None or not amount:
@@ -134,7 +159,7 @@ def chip_dumping(people: set[int], rounds: list[Round]) -> list[dict[str, Any]]:
     findings = []
     for (loser, winner), shared in sorted(together.items()):
         rounds_lost = lost_rounds[(loser, winner)]
-        if shared < DUMP_MIN_ROUNDS or not lost[loser]:
+        if weight[(loser, winner)] < DUMP_MIN_ROUNDS or not lost[loser]:
             continue
         share = lost_to[(loser, winner)] / lost[loser]
         if rounds_lost >= DUMP_SHARE * shared and share >= DUMP_SHARE:

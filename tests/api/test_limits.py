@@ -3,6 +3,9 @@ Retry-After once over."""
 
 from __future__ import annotations
 
+import time
+from types import SimpleNamespace
+
 import pytest
 
 from api import limits
@@ -10,6 +13,14 @@ from api.auth import authenticate_bearer
 from api.models import StreamLease
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _one_window(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every request of a test falls in one window of the limits: a window's edge passing
+    between two requests (a busy machine makes a test last seconds) starts the count again."""
+    frozen = time.time()
+    monkeypatch.setattr(limits, "time", SimpleNamespace(time=lambda: frozen))
 
 
 def test_limits_answer_429_with_retry_after_past_the_requests_per_token(

@@ -14,7 +14,7 @@ from django.utils import timezone
 from games import services as games
 from games.models import Round, RoundState, Table
 from games.signals import collusion_check_requested
-from moderation.collusion import FOUL_MIN, tournament_findings
+from moderation.collusion import DUMP_MIN_ROUNDS, FOUL_MIN, tournament_findings
 from moderation.models import SeatIP, UserIP
 from tests.support.arranging import naive_arrangement
 
@@ -26,9 +26,11 @@ def _foul(cards: list[str]) -> list[list[str]]:
     return [best[2] + best[1][:2], best[0], best[1][2:]]
 
 
-def play(players: list[Any], table: Table, rounds: int, foulers: list[Any]) -> list[int]:
+def play(
+    players: list[Any], table: Table, rounds: int, foulers: list[Any], *, sit: bool = True
+) -> list[int]:
     """Everyone seated plays ``rounds`` rounds; the foulers send a binh lủng in each."""
-    for p in players:
+    for p in players if sit else ():
         games.sit(p, table.pk)
     played = []
     for _ in range(rounds):
@@ -55,7 +57,7 @@ def _ids(players: list[Any]) -> list[int]:
 def test_three_accounts_fouling_every_round_for_a_fourth_fire_fouls_and_chip_dumping(
     players, table
 ):
-    rounds = play(players, table, 5, players[1:])
+    rounds = play(players, table, DUMP_MIN_ROUNDS, players[1:])
     findings = tournament_findings(_ids(players), rounds)
     signals = {(f["signal"], tuple(f["users"])) for f in findings}
     for cheat in players[1:]:
@@ -63,7 +65,28 @@ def test_three_accounts_fouling_every_round_for_a_fourth_fire_fouls_and_chip_dum
         assert ("chip_dumping", (cheat.pk, players[0].pk)) in signals
     assert not any(f["signal"] == "fouls" and players[0].pk in f["users"] for f in findings)
     fouls = next(f for f in findings if f["signal"] == "fouls")
-    assert (fouls["fouls"], fouls["rounds"]) == (5, 5)
+    assert (fouls["fouls"], fouls["rounds"]) == (DUMP_MIN_ROUNDS, DUMP_MIN_ROUNDS)
+
+
+def test_one_round_short_of_the_threshold_fires_no_chip_dumping(players, table):
+    rounds = play(players, table, DUMP_MIN_ROUNDS - 1, players[1:])
+    assert not [
+        f for f in tournament_findings(_ids(players), rounds) if f["signal"] == "chip_dumping"
+    ]
+
+
+def test_rounds_of_three_count_half_towards_chip_dumping(players, table):
+    """With one other opponent to lose to, honest losses spread far less (in 13 % of honest
+    5-round three-handed tournaments the old count fired): a round of three counts half."""
+    three = players[:3]
+    rounds = play(three, table, 2 * DUMP_MIN_ROUNDS - 1, three[1:])
+    assert not [
+        f for f in tournament_findings(_ids(three), rounds) if f["signal"] == "chip_dumping"
+    ]
+    rounds += play(three, table, 1, three[1:], sit=False)
+    signals = {(f["signal"], tuple(f["users"])) for f in tournament_findings(_ids(three), rounds)}
+    for cheat in three[1:]:
+        assert ("chip_dumping", (cheat.pk, three[0].pk)) in signals
 
 
 def test_honest_rounds_fire_nothing(players, table):
@@ -79,7 +102,7 @@ def test_a_foul_now_and_then_is_not_deliberate(players, table):
 def test_house_bots_never_count(players, table):
     from accounts.models import User
 
-    rounds = play(players, table, 5, players[1:])
+    rounds = play(players, table, DUMP_MIN_ROUNDS, players[1:])
     User.objects.filter(pk__in=_ids(players[1:])).update(is_bot=True)
     assert tournament_findings(_ids(players), rounds) == []
 
@@ -102,7 +125,7 @@ def test_entrants_seen_from_one_address_are_found_but_not_on_this_machines_own(p
 
 
 def test_the_question_is_answered_through_the_games_signal(players, table):
-    rounds = play(players, table, 5, players[1:])
+    rounds = play(players, table, DUMP_MIN_ROUNDS, players[1:])
     answers = collusion_check_requested.send(sender=None, user_ids=_ids(players), round_ids=rounds)
     found = [finding for _receiver, answer in answers if answer for finding in answer]
     assert found == tournament_findings(_ids(players), rounds)
