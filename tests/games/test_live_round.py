@@ -164,7 +164,10 @@ def test_a_player_who_never_submits_is_binh_lung_after_an_automatic_start_even_w
     assert silent.arrangement is None
     outcome = next(p for p in settled["players"] if p["position"] == silent.position)
     assert outcome["foul"] is True
-    assert outcome["chi_lost"] == 3
+    # Binh lủng loses every chi, unless the other's deal was an instant win: then no chi is
+    # compared (docs/rules.md), which a random deal gives now and then.
+    instant = any(p["instant"] for p in settled["players"])
+    assert outcome["chi_lost"] == (0 if instant else 3)
     assert ledger_selectors.round_closure(round_id) is not None
     call_command("ledger_check")
 
