@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -68,14 +69,22 @@ def _add(name: str, queries: int, runs: int = 1) -> None:
         totals[1] += queries
 
 
+_WRITES = re.compile(r"^\s*(?:INSERT|UPDATE|DELETE)\b|\bAS \(\s*(?:INSERT|UPDATE|DELETE)\b", re.I)
+
+
+def _writes(sql: str) -> bool:
+    """A statement that writes: one that starts with its verb, or whose ``WITH`` parts write
+    (a step's last writes are one such statement: games.services.writes)."""
+    return bool(_WRITES.search(sql))
+
+
 def _count(execute: Callable[..., Any], sql: str, params: Any, many: bool, context: Any) -> Any:
     run = _current.get()
     if run is None:
         _add(OTHER, 1, runs=0)
     else:
         run.queries += 1
-        verb = sql.lstrip()[:6].upper()
-        run.writes = run.writes or verb in {"INSERT", "UPDATE", "DELETE"}
+        run.writes = run.writes or _writes(sql)
         run.ledger = run.ledger or "ledger_" in sql
     return execute(sql, params, many, context)
 

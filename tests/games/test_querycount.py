@@ -27,3 +27,19 @@ def test_a_timer_task_that_started_late_is_counted_in_its_bucket_and_one_without
     querycount._task_ended("2", prompt)
     assert querycount._totals["games.advance_round (no change)"] == [1, 0]
     querycount._totals.clear()
+
+
+def test_a_showdown_that_writes_only_through_one_with_statement_is_counted_as_the_showdown():
+    """A step's last writes are one ``WITH … AS (UPDATE …)`` statement (games.services.writes):
+    the gauge counted such a showdown as a timer that changed nothing."""
+    querycount._totals.clear()
+    task = SimpleNamespace(name="games.advance_round", request=SimpleNamespace(eta=None))
+    querycount._task_started("1", task, args=(1, "arranging", 1))
+    for sql in (
+        'SELECT "games_round"."id" FROM "games_round" FOR NO KEY UPDATE',
+        'WITH w0 AS (UPDATE "games_round" SET "state" = v."state") SELECT 1',
+    ):
+        querycount._count(lambda *args: None, sql, (), False, None)
+    querycount._task_ended("1", task, args=(1, "arranging", 1))
+    assert querycount._totals == {"showdown": [1, 2]}
+    querycount._totals.clear()
