@@ -136,6 +136,21 @@ def _no_live_tables_counted(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(countdown, "_live", (time.monotonic(), 0))
 
 
+@pytest.fixture(autouse=True)
+def _cache_rolled_back_with_the_database() -> Iterable[None]:
+    """Each test's database is rolled back; the in-process cache would not be. A key one test
+    left (bots' "make room at table 7") would meet the next test's table 7, since SQLite
+    gives a rolled-back id out again: the cache is emptied after every test. (A Redis cache,
+    which a test's own server may use, is that server's and is namespaced per run.)"""
+    yield
+    from django.core.cache import caches
+    from django.core.cache.backends.locmem import LocMemCache
+
+    for cache in caches.all(initialized_only=True):
+        if isinstance(cache, LocMemCache):
+            cache.clear()
+
+
 @pytest.fixture
 def password() -> str:
     return "a-long-Passw0rd!"
