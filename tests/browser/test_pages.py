@@ -19,6 +19,38 @@ def test_every_lobby_control_is_reachable_by_keyboard(pages) -> None:  # type: i
 
 
 @pytest.mark.browser
+def test_a_live_lobby_update_leaves_a_keyboard_user_where_they_were(pages) -> None:  # type: ignore[no-untyped-def]
+    # Players of the test's own, at a table of its own.
+    host = pages.sign_up("chunha", DESKTOP)
+    host.fill("#id_name", "Bàn giữ chỗ")
+    host.click("#create-button")
+    host.wait_for_url(re.compile(r".*/tables/\d+/$"))
+    host.wait_for_selector("#me .seat-head")
+    table_id = re.search(r"/tables/(\d+)/$", host.url).group(1)  # type: ignore[union-attr]
+
+    watcher = pages.sign_up("banphim", DESKTOP)
+    row = f".table-card[data-id='{table_id}']"
+    watcher.locator(f"{row} .table-link").focus()
+    watcher.evaluate("window.focusedBefore = document.activeElement")
+
+    guest = pages.sign_up("khachden", PHONE)
+    guest.goto(host.url)
+    guest.click("#sit-button")
+    guest.wait_for_selector("#me .seat-head")
+    # The row shows the second player, and the link the keyboard user was on still has focus.
+    watcher.wait_for_function(
+        f"document.querySelector(\"{row} [data-fact=players] dd\").textContent.startsWith('2/')"
+    )
+    assert watcher.evaluate("document.activeElement === window.focusedBefore")
+    assert watcher.evaluate("document.activeElement.isConnected")
+    guest.click("#leave-button")
+    guest.click("#leave-confirm")
+    host.click("#leave-button")
+    host.click("#leave-confirm")
+    host.wait_for_url(re.compile(r".*/lobby/$"))
+
+
+@pytest.mark.browser
 def test_the_interface_switches_to_english(pages, shoot) -> None:  # type: ignore[no-untyped-def]
     # A player of its own: the language is kept on the account, and a shared player may be
     # seated at another test's table.

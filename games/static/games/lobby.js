@@ -25,16 +25,41 @@ function matches(row) {
   return true;
 }
 
+// A row is built once and then updated in place: a live update never replaces the link a
+// keyboard or screen-reader user is on (replacing it would drop their focus to the page).
 function item(row) {
   const li = document.createElement("li");
   li.className = "table-card";
   li.dataset.id = row.id;
-  if (row.min_balance > balance) li.classList.add("unaffordable");
   const link = document.createElement("a");
-  link.href = `/tables/${row.id}/`;
   link.className = "table-link";
   const name = document.createElement("span");
   name.className = "table-name";
+  const state = document.createElement("span");
+  link.append(name, state);
+  const facts = document.createElement("dl");
+  for (const field of ["stake", "players", "rules", "host"]) {
+    const div = document.createElement("div");
+    div.dataset.fact = field;
+    div.append(document.createElement("dt"), document.createElement("dd"));
+    facts.append(div);
+  }
+  // The host's name links to their profile (profiles app), as the page itself renders it.
+  const hostLink = document.createElement("a");
+  hostLink.className = "host-link";
+  facts.querySelector("[data-fact=host] dd").append(hostLink);
+  const note = document.createElement("p");
+  note.className = "muted small";
+  li.append(link, facts, note);
+  return li;
+}
+
+function update(li, row) {
+  const affordable = row.min_balance <= balance;
+  li.classList.toggle("unaffordable", !affordable);
+  const link = li.querySelector(".table-link");
+  link.href = `/tables/${row.id}/`;
+  const name = link.querySelector(".table-name");
   name.textContent = row.name;
   if (row.duplicate) {
     const badge = document.createElement("span");
@@ -43,44 +68,46 @@ function item(row) {
     badge.textContent = gettext("Duplicate");
     name.append(" ", badge);
   }
-  const state = document.createElement("span");
+  const state = name.nextElementSibling;
   state.className = `state state-${row.state}`;
   state.textContent = (STATES[row.state] || STATES.waiting)();
-  link.append(name, state);
-  const facts = document.createElement("dl");
-  const fact = (label, value) => {
-    const div = document.createElement("div");
-    const dt = document.createElement("dt");
-    dt.textContent = label;
-    const dd = document.createElement("dd");
-    dd.textContent = value;
-    div.append(dt, dd);
-    facts.append(div);
+  const fact = (field, label, value) => {
+    const div = li.querySelector(`[data-fact=${field}]`);
+    div.querySelector("dt").textContent = label;
+    if (value !== null) div.querySelector("dd").textContent = value;
   };
-  fact(gettext("Stake"), `${number.format(row.stake)} xu`);
-  fact(gettext("Players"), `${row.taken}/${row.seats}`);
-  fact(gettext("Rules"), (PRESETS[row.preset] || PRESETS.portal)());
-  fact(gettext("Host"), row.host);
-  // The host's name links to their profile (profiles app), as the page itself renders it.
-  const host = facts.lastElementChild.querySelector("dd");
-  const hostLink = document.createElement("a");
+  fact("stake", gettext("Stake"), `${number.format(row.stake)} xu`);
+  fact("players", gettext("Players"), `${row.taken}/${row.seats}`);
+  fact("rules", gettext("Rules"), (PRESETS[row.preset] || PRESETS.portal)());
+  fact("host", gettext("Host"), null);
+  const hostLink = li.querySelector(".host-link");
   hostLink.href = `/players/${row.host_id}/`;
-  hostLink.className = "host-link";
   hostLink.textContent = row.host;
-  host.replaceChildren(hostLink);
-  li.append(link, facts);
-  if (row.min_balance > balance) {
-    const note = document.createElement("p");
-    note.className = "muted small";
-    note.textContent = window.interpolate(gettext("You need %(x)s xu to sit here."), { x: number.format(row.min_balance) }, true);
-    li.append(note);
-  }
-  return li;
+  const note = li.querySelector("p");
+  note.hidden = affordable;
+  note.textContent = affordable ? "" : window.interpolate(gettext("You need %(x)s xu to sit here."), { x: number.format(row.min_balance) }, true);
 }
+
+// The rows the server rendered are adopted, and brought up to date by the first message.
+const rendered = new Map([...list.children].map((li) => [Number(li.dataset.id), [li, null]])); // id -> [li, its row]
 
 function render() {
   const rows = [...tables.values()].filter(matches).sort((a, b) => a.stake - b.stake || a.id - b.id);
-  list.replaceChildren(...rows.map(item));
+  const shown = new Set(rows.map((row) => row.id));
+  for (const [id, [li]] of rendered) {
+    if (!shown.has(id)) {
+      li.remove();
+      rendered.delete(id);
+    }
+  }
+  // Only a row out of place is moved, so an unchanged list keeps every element (and focus).
+  rows.forEach((row, index) => {
+    let [li, was] = rendered.get(row.id) || [];
+    if (!li) li = item(row);
+    if (was !== row) update(li, row);
+    rendered.set(row.id, [li, row]);
+    if (list.children[index] !== li) list.insertBefore(li, list.children[index] || null);
+  });
   empty.hidden = rows.length > 0;
 }
 
