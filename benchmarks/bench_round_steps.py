@@ -213,6 +213,14 @@ def report(meter: Meter, rounds: int, top: int) -> None:
             print(f"  {count / n:5.2f}  {sql}")
 
 
+def add_redis_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--redis",
+        default=os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/0"),
+        help="Redis for the channel layer ('' for the in-memory layer)",
+    )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=100)
@@ -222,11 +230,7 @@ def main() -> int:
         help="write cProfile stats (CPU time of the stepping thread) of the measured steps here",
     )
     add_server_argument(parser, BENCH_DB)
-    parser.add_argument(
-        "--redis",
-        default=os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/0"),
-        help="Redis for the channel layer ('' for the in-memory layer)",
-    )
+    add_redis_argument(parser)
     args = parser.parse_args()
     url = database_url(args.server, BENCH_DB)
     recreate(args.server, BENCH_DB)

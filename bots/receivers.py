@@ -21,11 +21,13 @@ def connect() -> None:
 
 
 def on_seat_changed(sender: Any, table_id: int, **kwargs: Any) -> None:
-    table = Table.objects.filter(pk=table_id).first()
-    if table is None or active_round(table) is not None:
+    table, bots_seated = selectors.table_and_bots(table_id)
+    if table is None or (not bots_seated and not table.allow_bots):
+        return  # no bot to send away, none to bring: one query at most tables, at every sit
+    if active_round(table) is not None:
         return  # bots come and go between rounds; round_settled looks again
     if (
-        selectors.seated_bots(table).exists()
+        bots_seated
         and not selectors.seated_people(table).exists()
         and not selectors.is_bot_only(table)
     ):

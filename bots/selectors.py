@@ -69,7 +69,8 @@ def late_bot_turns(dealt_before: datetime) -> list[tuple[int, int, int]]:
 
 
 def table_and_bots(table_id: int) -> tuple[Table | None, bool]:
-    """The table, and whether a bot sits at it, in one query (after every round)."""
+    """The table, and whether a bot sits at it, in one query (after every round and every
+    change of its seats)."""
     seated = Seat.objects.filter(table=OuterRef("pk"), user__is_bot=True)
     table = Table.objects.filter(pk=table_id).annotate(bots_seated=Exists(seated)).first()
     if table is None:

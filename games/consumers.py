@@ -35,6 +35,7 @@ from games import events, querycount, selectors, services
 from games.errors import GameError
 from games.liveness import open_sockets
 from games.models import Table
+from games.selectors.tables import table_with_host
 from games.sequencer import InOrder
 
 logger = logging.getLogger(__name__)
@@ -558,8 +559,7 @@ class TableConsumer(_Consumer):
         await self.in_order.snapshot(snapshot, later)
 
     def _snapshot(self) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-        table = Table.objects.select_related("host").get(pk=self.table_id)
-        return selectors.snapshot_and_later(table, self.user)
+        return selectors.snapshot_and_later(table_with_host(self.table_id), self.user)
 
     async def receive_json(self, content: dict[str, Any], **kwargs: Any) -> None:
         # Whatever fails (the database in a snapshot too), the socket stays open.

@@ -31,11 +31,16 @@ from games.models import (
     Table,
 )
 from games.selectors.duplicate import hands_withheld
-from games.selectors.engine import RoundResult, is_foul_arrangement, settle_round_result
+from games.selectors.engine import (
+    RoundResult,
+    is_foul_arrangement,
+    round_players,
+    settle_round_result,
+)
 from games.selectors.presence import online_users
 from games.selectors.private import acting_host_id
-from games.selectors.rounds import active_round, between_view, latest_round
-from games.selectors.tables import open_tables, table_state
+from games.selectors.rounds import between_view, latest_round
+from games.selectors.tables import open_tables, seats_with_users, table_state
 from games.stakes import for_table, per_unit
 
 # --- The snapshot (docs/protocol.md, "The snapshot") ------------------------------------
@@ -53,18 +58,21 @@ def snapshot_and_later(
     socket holds each until its time (``later_reveals``, games.sequencer). They are never
     part of the snapshot, whatever sends it."""
     now = timezone.now()
-    seated = list(table.seat_set.select_related("user").order_by("position"))
+    seated = seats_with_users(table)
     balances = for_table(table).balances(table, [s.user_id for s in seated])
     online = online_users(table.pk)
     seats = [seat_view(s, balances[s.user_id], online) for s in seated]
-    current = active_round(table) or latest_round(table)
+    # The round being played, if any, is the latest (games.services.rounds.is_live): one
+    # read gives the round to show and whether the table is playing.
+    current = latest_round(table)
+    live = current is not None and not current.is_finished
     players: list[RoundPlayer] = []
     withheld = False
     result: RoundResult | None = None
     later: list[dict[str, Any]] = []
     if current is not None:
         current.table = table  # its payloads read the table (stakes_in): no second read
-        players = list(current.players.order_by("position"))
+        players = round_players(current)
         withheld = hands_withheld(current, user, players)
         if current.state == RoundState.SHOWDOWN:
             result = settle_round_result(current)
@@ -85,10 +93,10 @@ def snapshot_and_later(
         "version": table.version,
         "server_now": now.isoformat(),
         "info": {
-            **lobby_row(table),
+            **lobby_row(table, taken=len(seated), state=table_state(table, live=live)),
             "host_id": table.host_id,
             # Who hosts now (docs/social.md): the creator while seated, else the longest seated.
-            "acting_host_id": acting_host_id(table),
+            "acting_host_id": acting_host_id(table, seated),
             "private": table.is_private,
             # What balances, holds and results are counted in (games.stakes): xu, or a
             # tournament's chips or points.

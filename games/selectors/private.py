@@ -6,6 +6,7 @@ asks the apps built on games (``games.signals.watch_requested``).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from django.db.models import QuerySet
@@ -14,25 +15,33 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 from accounts.roles import is_admin, is_moderator
-from games.models import SeatHold, Table, TableGuest, TableInvite
+from games.models import Seat, SeatHold, Table, TableGuest, TableInvite
 
 
-def acting_host_id(table: Table) -> int | None:
+def acting_host_id(table: Table, seated: Sequence[Seat] | None = None) -> int | None:
     """The host: the creator while seated here; when not, the person (not a bot) seated
     longest; with no person seated, the creator again. Derived, never stored, so a host
     leaving hands the powers on with no write and no race. A managed table (a tournament's:
     its owner seats the players and deals) has no host: None, and no host powers for anyone
-    (``games.services.private.ensure_hosted``)."""
+    (``games.services.private.ensure_hosted``). ``seated``: the table's seats with their
+    users, when the caller has them (no query then)."""
     if table.is_managed:
         return None
-    seated = list(
-        table.seat_set.filter(user__is_bot=False)
-        .order_by("joined_at", "pk")
-        .values_list("user_id", flat=True)
-    )
-    if table.host_id in seated or not seated:
+    if seated is None:
+        people = list(
+            table.seat_set.filter(user__is_bot=False)
+            .order_by("joined_at", "pk")
+            .values_list("user_id", flat=True)
+        )
+    else:
+        people = [
+            s.user_id
+            for s in sorted(seated, key=lambda s: (s.joined_at, s.pk))
+            if not s.user.is_bot
+        ]
+    if table.host_id in people or not people:
         return table.host_id
-    return seated[0]
+    return people[0]
 
 
 def is_acting_host(table: Table, user: User) -> bool:

@@ -5,8 +5,10 @@ from __future__ import annotations
 from datetime import datetime, time
 from typing import Any
 
+from django.db.models import QuerySet
 from django.utils import timezone
 
+from core.compiled import Compiled
 from games.models import Round, RoundEvent, RoundPlayer, RoundState, Table
 from ledger.models import Transfer
 
@@ -30,8 +32,17 @@ def active_round(table: Table, *, lock: bool = False) -> Round | None:
     return rounds.order_by("-number").first()
 
 
+def _latest(table_id: int) -> QuerySet[Round]:
+    return Round.objects.filter(table_id=table_id).order_by("-number")[:1]
+
+
+# Every deal and every socket's snapshot reads it: compiled once (core.compiled).
+_LATEST = Compiled(_latest)
+
+
 def latest_round(table: Table) -> Round | None:
-    return Round.objects.filter(table=table).order_by("-number").first()
+    """The table's latest round: the one being played, if any (games.services.rounds.is_live)."""
+    return _LATEST.first(table.pk)
 
 
 def round_transfer_ids(round_id: int) -> list[int]:

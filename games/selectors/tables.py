@@ -4,8 +4,36 @@ from __future__ import annotations
 
 from django.db.models import Count, F, QuerySet
 
-from games.models import StakesIn, Table
+from core.compiled import Compiled
+from games.models import Seat, StakesIn, Table
 from games.selectors.rounds import active_round
+
+
+def _seated(table_id: int) -> QuerySet[Seat]:
+    return Seat.objects.filter(table_id=table_id).select_related("user").order_by("position")
+
+
+def _with_host(table_id: int) -> QuerySet[Table]:
+    return Table.objects.filter(pk=table_id).select_related("host")
+
+
+# Every deal and every socket's snapshot (a storm: every socket of a restarted server at
+# once) reads these: compiled once (core.compiled).
+_SEATED = Compiled(_seated)
+_WITH_HOST = Compiled(_with_host)
+
+
+def seats_with_users(table: Table) -> list[Seat]:
+    """The table's seats in seat order, with their users."""
+    return _SEATED.all(table.pk)
+
+
+def table_with_host(table_id: int) -> Table:
+    """The table with its host (lobby rows and snapshots show the host's name)."""
+    table = _WITH_HOST.first(table_id)
+    if table is None:
+        raise Table.DoesNotExist(f"no table {table_id}")
+    return table
 
 
 def open_tables() -> QuerySet[Table]:
@@ -29,8 +57,9 @@ def joinable_tables(balance: int, limit: int = 50) -> QuerySet[Table]:
     )
 
 
-def table_state(table: Table) -> str:
-    if active_round(table) is not None:
+def table_state(table: Table, *, live: bool | None = None) -> str:
+    """``live``: whether a round is being played, when the caller knows (no query then)."""
+    if live if live is not None else active_round(table) is not None:
         return "playing"
     if table.start_at is not None:
         return "starting"

@@ -26,20 +26,32 @@ SUMMARY_SECONDS = settings.TABLE_SUMMARY_SECONDS
 long enough to read it (games.services.between lets players ask for more, or deal sooner)."""
 
 
-def schedule_auto_start(table: Table) -> None:
-    """Restart the automatic start countdown if two or more wait and no round runs."""
-    if active_round(table) is not None:
+def schedule_auto_start(
+    table: Table, *, live: bool | None = None, seated: int | None = None
+) -> None:
+    """Restart the automatic start countdown if two or more wait and no round runs.
+    ``live`` (a round is being played) and ``seated`` (the seats taken): when the caller
+    knows them, under the table's lock (no query then)."""
+    if live if live is not None else active_round(table) is not None:
         return
-    if table.seat_set.count() < 2:
+    if seated is None:
+        seated = table.seat_set.count()
+    if seated < 2:
         if table.start_at is not None:
             table.start_at = None
             bump(table, "start_at")
-            table_event(table, {"type": "countdown", "start_at": None}, lobby=True)
+            table_event(
+                table,
+                {"type": "countdown", "start_at": None},
+                lobby=True,
+                taken=seated,
+                state="waiting",
+            )
         return
     delay = table.rules.start_seconds
     if newcomers_away(table):
         delay = max(delay, settings.TOURNAMENT_JOIN_SECONDS)
-    set_start(table, timezone.now() + timedelta(seconds=delay))
+    set_start(table, timezone.now() + timedelta(seconds=delay), taken=seated)
 
 
 def newcomers_away(table: Table) -> bool:

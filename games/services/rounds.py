@@ -37,6 +37,7 @@ from games.selectors import payloads
 from games.selectors.engine import is_foul_arrangement, round_players
 from games.selectors.private import acting_host_id
 from games.selectors.rounds import latest_round, rounds_dealt_today
+from games.selectors.tables import seats_with_users
 from games.services import common, duplicate
 from games.services.common import (
     bump,
@@ -140,7 +141,7 @@ def deal(table: Table, latest: Round | None) -> Round | None:
     now = timezone.now()
     table.start_at = None  # saved by the bump below, with the version
     playing: list[Seat] = []
-    seats = list(table.seat_set.select_related("user").order_by("position"))
+    seats = seats_with_users(table)
     stakes = for_table(table)
     balances = stakes.balances(table, [seat.user_id for seat in seats])
     away = away_players(table.pk, seats, now)

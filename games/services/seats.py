@@ -18,6 +18,7 @@ from games.selectors.engine import settle_round_result
 from games.selectors.payloads import later_reveals, seat_view, tournament_seat, withheld_reveal
 from games.selectors.private import held_seats, may_enter
 from games.selectors.rounds import active_round, rounds_dealt_today
+from games.selectors.tables import table_state
 from games.services import common
 from games.services.common import bump, end_arranging_now, lock_table, log, table_event
 from games.services.countdown import schedule_auto_start
@@ -105,12 +106,20 @@ def sit(user: User, table_id: int, position: int | None = None) -> Seat:
         ) from None
     table.holds.filter(user=user).delete()  # the friend came: their seat is theirs
     bump(table)
-    table_event(table, {"type": "seat_taken", "seat": seat_view(seat, balance)}, lobby=True)
+    # What the steps below ask, read once: the round being played, the seats taken.
     current = active_round(table)
+    live, seated = current is not None, len(taken) + 1
+    table_event(
+        table,
+        {"type": "seat_taken", "seat": seat_view(seat, balance)},
+        lobby=True,
+        taken=seated,
+        state=table_state(table, live=live),
+    )
     if current is not None:  # watching now, dealt in next round
         log(current, "join", {"position": seat.position}, user)
     send_on_commit(seat_changed, table_id=table.pk)
-    schedule_auto_start(table)
+    schedule_auto_start(table, live=live, seated=seated)
     return seat
 
 

@@ -14,7 +14,7 @@ from django.db.models.query import ModelIterable, RelatedPopulator, get_related_
 from django.db.models.sql.compiler import SQLCompiler
 
 from games import services
-from games.selectors import engine
+from games.selectors import engine, rounds, tables
 from games.services import common
 
 READ_FOR = (5, 2)
@@ -87,7 +87,9 @@ def _same_objects(compiled: list[Any], orm: list[Any]) -> None:
 
 
 @pytest.mark.django_db
-def test_every_compiled_statement_of_a_round_builds_what_the_orm_builds(make_user: Any) -> None:
+def test_every_compiled_statement_of_a_round_and_a_snapshot_builds_what_the_orm_builds(
+    make_user: Any,
+) -> None:
     host, guest = make_user("an"), make_user("binh")
     table = services.create_table(host, name="Bàn so sánh", stake=10)
     for user in (host, guest):
@@ -100,6 +102,9 @@ def test_every_compiled_statement_of_a_round_builds_what_the_orm_builds(make_use
             for (_skip, by_table), lock in common._LOCK_ROUND.items()
         ),
         *((players, (round_.pk,)) for players in engine._PLAYERS.values()),
+        (rounds._LATEST, (table.pk,)),
+        (tables._SEATED, (table.pk,)),
+        (tables._WITH_HOST, (table.pk,)),
     ]
     for statement, args in statements:
         orm = list(statement.build(*args))
