@@ -135,7 +135,10 @@ class Pages:
             viewport=viewport, locale="vi-VN", has_touch=touch, is_mobile=touch,
             service_workers=service_workers,
         )  # fmt: skip
-        context.set_default_timeout(15_000)
+        # A wait returns as soon as it is met: its bound only says when to give up, and
+        # must hold on a machine the whole suite loads (load average 15 on 2 cores
+        # measured, 6 Dec 2026, when a 15 s bound ran out on an enabled-button wait).
+        context.set_default_timeout(30_000)
         # Chromium reports a Content-Security-Policy violation on the console too; this
         # makes every one an error with its directive, so any test that meets one fails.
         context.add_init_script(CSP_REPORTER)
