@@ -204,10 +204,37 @@ def table_frames(page: Any) -> list[dict[str, Any]]:
     return frames
 
 
+FAILURES = ROOT / "test-artifacts" / "failures"
+_CALL_FAILED = pytest.StashKey[bool]()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: Any) -> Iterator[None]:
+    outcome = yield
+    report = outcome.get_result()
+    if report.when == "call" and report.failed:
+        item.stash[_CALL_FAILED] = True
+
+
+def _shoot_failure(opened: Pages, test: str) -> None:
+    """Every page still open when a test failed, as it looked then (test-artifacts/failures):
+    a wait that ran out says what it waited for, the screenshot what there was instead."""
+    FAILURES.mkdir(parents=True, exist_ok=True)
+    stem = re.sub(r"[^\w.-]+", "-", test)[-150:]
+    for c, context in enumerate(opened.contexts):
+        for p, page in enumerate(context.pages):
+            try:
+                page.screenshot(path=str(FAILURES / f"{stem}-{c}-{p}.png"), full_page=True)
+            except Exception:  # a page that crashed has nothing to show
+                continue
+
+
 @pytest.fixture
-def pages(site: Site, browser: Any) -> Iterator[Pages]:
+def pages(site: Site, browser: Any, request: pytest.FixtureRequest) -> Iterator[Pages]:
     opened = Pages(site, browser)
     yield opened
+    if request.node.stash.get(_CALL_FAILED, False):
+        _shoot_failure(opened, request.node.nodeid)
     opened.close()
     assert not opened.errors, "console errors:\n" + "\n".join(opened.errors)
 
