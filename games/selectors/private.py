@@ -16,6 +16,7 @@ from django.utils.translation import gettext_lazy as _
 from accounts.models import User
 from accounts.roles import is_admin, is_moderator
 from games.models import Seat, SeatHold, Table, TableGuest, TableInvite
+from games.selectors.tables import seats_with_users
 
 
 def acting_host_id(table: Table, seated: Sequence[Seat] | None = None) -> int | None:
@@ -24,21 +25,13 @@ def acting_host_id(table: Table, seated: Sequence[Seat] | None = None) -> int | 
     leaving hands the powers on with no write and no race. A managed table (a tournament's:
     its owner seats the players and deals) has no host: None, and no host powers for anyone
     (``games.services.private.ensure_hosted``). ``seated``: the table's seats with their
-    users, when the caller has them (no query then)."""
+    users, when the caller has them (read here otherwise)."""
     if table.is_managed:
         return None
-    if seated is None:
-        people = list(
-            table.seat_set.filter(user__is_bot=False)
-            .order_by("joined_at", "pk")
-            .values_list("user_id", flat=True)
-        )
-    else:
-        people = [
-            s.user_id
-            for s in sorted(seated, key=lambda s: (s.joined_at, s.pk))
-            if not s.user.is_bot
-        ]
+    seats = seats_with_users(table) if seated is None else seated
+    people = [
+        s.user_id for s in sorted(seats, key=lambda s: (s.joined_at, s.pk)) if not s.user.is_bot
+    ]
     if table.host_id in people or not people:
         return table.host_id
     return people[0]
