@@ -164,7 +164,9 @@ def test_one_table_plays_across_two_hosts_and_on_the_survivor_when_one_host_dies
         # the next reveal's timer); its players come back through host B, logged in still.
         second = await _deal(clients)
         await _submit_all(clients, second)
-        await clients[0].wait_for(lambda m: m["type"] == "reveal" and m["revealed"] >= 1)
+        # This round's reveal: the first round's, never taken, would match at once and kill
+        # host A while this round's showdown may be committing there, its broadcast unsent.
+        await clients[0].wait_for(lambda m: m["type"] == "reveal" and m["round"] == second)
         await asyncio.to_thread(cluster.kill, host_a)
         print(f"host A's worker died holding {cluster.tasks_held(host_a)} timer task(s)")
         moved = []
