@@ -7,8 +7,9 @@ on the clock, with no step of their own: games.services.showdown).
 Plays ``--rounds`` rounds of one 4-player table in this process against a scratch
 PostgreSQL database (maubinh_bench_rounds_<pid>, created, migrated and dropped), through the
 real services, as the timer tasks and the table sockets call them: ``start_round_when_due``
-(the deal), ``submit_arrangement`` (4 times), ``advance_round`` (the showdown, then the
-settlement). Deadlines are moved into the past between steps instead of waited for.
+(the deal), ``submit_arrangement`` (4 times; the last one begins the showdown),
+``advance_round`` (the settlement; a showdown step of its own only if a hand was not sent).
+Deadlines are moved into the past between steps instead of waited for.
 
 Broadcasts go to Redis (``--redis``, as in production; a prefix of their own, nobody
 listening) or, with ``--redis ''``, to the in-memory layer; Celery timers go to the

@@ -113,28 +113,38 @@ def _steps(table: Any, users: list[Any], sent: list[dict[str, Any]]) -> dict[str
     steps["chat_role"] = [chat_selectors.chat_role(user, table.pk) for user in users]
     round_ = games.start_round(users[0], table.pk)
     steps["start"] = {"ok": {"round": round_.pk}, "events": step()}
+    timers: list[list[dict[str, Any]]] = []
     for k, rp in enumerate(round_.players.select_related("user").order_by("position")):
         chi = naive_arrangement(rp.cards)
         games.submit_arrangement(rp.user, round_.pk, chi)
-        steps[f"submit:{k}"] = {"ok": {"round": round_.pk}, "events": step()}
-    timers = []
+        taken = step()
+        # The last submission begins the showdown in its own step (games.services.rounds);
+        # the relay's clock sends the showdown after whichever seat submits last.
+        mine = [m for m in taken if m["payload"]["type"] in ("submitted", "submission")]
+        steps[f"submit:{k}"] = {"ok": {"round": round_.pk}, "events": mine}
+        if len(mine) < len(taken):
+            timers.extend(_timer_steps([m for m in taken if m not in mine]))
     for _ in range(6):
         round_.refresh_from_db()
         if round_.state == RoundState.SETTLED:
             break
         Round.objects.filter(pk=round_.pk).update(deadline=timezone.now() - timedelta(seconds=5))
         games.advance_round(round_.pk, round_.state, round_.phase)
-        taken = step()
-        timers.append([m for m in taken if not m.get("later")])
-        timers.extend(
-            [{k: v for k, v in m.items() if k != "later"}] for m in taken if m.get("later")
-        )
+        timers.extend(_timer_steps(step()))
     steps["timers"] = timers
     table.refresh_from_db()
     Table.objects.filter(pk=table.pk).update(start_at=timezone.now() - timedelta(seconds=1))
     games.start_round_when_due(table.pk)
     steps["deal"] = {"events": step()}
     return steps
+
+
+def _timer_steps(taken: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
+    """A step's messages as the relay's clock sends them: those sent at once, then each of
+    the showdown's later chi as a step of its own (its time comes reveal_seconds apart)."""
+    return [[m for m in taken if not m.get("later")]] + [
+        [{k: v for k, v in m.items() if k != "later"}] for m in taken if m.get("later")
+    ]
 
 
 def shape(recorded: dict[str, Any]) -> dict[str, list[tuple[Any, ...]]]:

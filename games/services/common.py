@@ -257,21 +257,6 @@ def lock_round(
     return round_.table, round_
 
 
-def end_arranging_now(round_: Round, *, writes: Writes | None = None) -> None:
-    """Everyone still playing has submitted: the showdown starts at once.
-
-    It starts through the same timer task as at the deadline (now due), so the last
-    submission stays as quick as the others and the showdown has one code path.
-    ``writes``: the deadline is saved with the step's last writes.
-    """
-    round_.deadline = timezone.now()
-    if writes is not None:
-        writes.update([round_], ["deadline"])
-    else:
-        round_.save(update_fields=["deadline"])
-    enqueue_advance(round_)
-
-
 def shut_out_barred(table: Table, user_ids: Iterable[int], reason: str) -> list[int]:
     """Of these users, those who may no longer be at this private table (``may_enter``, as
     the change in this transaction leaves it) have their table sockets (and the table talk

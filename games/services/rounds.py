@@ -19,7 +19,6 @@ from core.logcontext import log_context
 from games import events
 from games.errors import NotFound, RoundError, StaleVersion
 from games.models import (
-    AutoArranged,
     DuplicateBoard,
     PlayerStatus,
     Round,
@@ -29,7 +28,6 @@ from games.models import (
     Table,
 )
 from games.rules import ArrangementError, format_cards, parse_cards
-from games.rules.arrange import suggest
 from games.rules.fair import commitment, deal_from_seeds
 from games.rules.presets import hold_amount
 from games.rules.scoring import validate_arrangement
@@ -41,7 +39,6 @@ from games.selectors.tables import seats_with_users
 from games.services import common, duplicate
 from games.services.common import (
     bump,
-    end_arranging_now,
     enqueue_advance,
     lock_round,
     lock_table,
@@ -53,7 +50,8 @@ from games.services.countdown import enqueue_start, late_turn, set_start
 from games.services.presence import away_players
 from games.services.private import ensure_hosted
 from games.services.seats import remove_seat
-from games.services.writes import Writes, one_statement
+from games.services.showdown import begin_showdown
+from games.services.writes import one_statement
 from games.signals import round_dealt, send_on_commit
 from games.stakes import for_table
 
@@ -371,7 +369,8 @@ def submit_arrangement(
     player.draft = player.arrangement  # the layout a reconnecting page restores
     player.submitted_at = timezone.now()
     foul = is_foul_arrangement(round_.rules, player.arrangement)
-    with one_statement() as writes:  # the arrangement, its log entry, the version, the deadline
+    # The arrangement, its log entry and the version; with the last one, the showdown's too.
+    with one_statement() as writes:
         writes.update([player], ["arrangement", "draft", "submitted_at"])
         log(
             round_,
@@ -381,21 +380,23 @@ def submit_arrangement(
             writes=writes,
         )
         bump(table, writes=writes)
+        table_event(table, {"type": "submitted", "round": round_.pk, "position": player.position})
+        events.to_player(
+            table.pk,
+            user.pk,
+            {
+                "type": "submission",
+                "table": table.pk,
+                "round": round_.pk,
+                "version": table.version,
+                "chi": player.arrangement,
+                "foul": foul,
+            },
+        )
         if all(p.submitted_at is not None for p in everyone if p.status == PlayerStatus.PLAYING):
-            end_arranging_now(round_, writes=writes)
-    table_event(table, {"type": "submitted", "round": round_.pk, "position": player.position})
-    events.to_player(
-        table.pk,
-        user.pk,
-        {
-            "type": "submission",
-            "table": table.pk,
-            "round": round_.pk,
-            "version": table.version,
-            "chi": player.arrangement,
-            "foul": foul,
-        },
-    )
+            # Everyone still playing has submitted: the showdown begins in this step, under
+            # its lock and in its statement (its events follow the submission's).
+            begin_showdown(table, round_, everyone, writes=writes)
     return player
 
 
@@ -420,45 +421,3 @@ def save_draft(
         player.draft = draft
         player.save(update_fields=["draft"])
     return player
-
-
-def play_for_the_absent(
-    round_: Round, players: Sequence[RoundPlayer], *, writes: Writes | None = None
-) -> list[RoundPlayer]:
-    """At the deadline, arrange every hand not submitted in time, as the table's rules say.
-
-    ``auto``: the last complete draft if it is not binh lủng, else the engine's best
-    arrangement; the hand is marked with which (``auto_arranged_entries`` logs it).
-    ``foul``: nothing (binh lủng). Returns the players arranged here.
-    """
-    rules = round_.rules
-    if rules.on_timeout != "auto":
-        return []
-    played = []
-    for p in players:
-        if p.status != PlayerStatus.PLAYING or p.submitted_at is not None:
-            continue
-        if p.draft and not is_foul_arrangement(rules, p.draft):
-            p.arrangement, p.auto_arranged = p.draft, AutoArranged.DRAFT
-        else:
-            best = suggest(parse_cards(p.cards), rules, n=0, opponents=max(1, len(players) - 1))
-            p.arrangement = [format_cards(part) for part in best[0].chi]
-            p.auto_arranged = AutoArranged.ENGINE
-        played.append(p)
-    if played and writes is not None:
-        writes.update(played, ["arrangement", "auto_arranged"])
-    elif played:
-        RoundPlayer.objects.bulk_update(played, ["arrangement", "auto_arranged"])
-    return played
-
-
-def auto_arranged_entries(played: Sequence[RoundPlayer]) -> list[tuple[str, dict[str, Any], None]]:
-    """The round log's entries for the hands ``play_for_the_absent`` arranged."""
-    return [
-        (
-            "auto_arranged",
-            {"position": p.position, "by": p.auto_arranged, "chi": p.arrangement},
-            None,
-        )
-        for p in played
-    ]

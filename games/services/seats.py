@@ -20,8 +20,9 @@ from games.selectors.private import held_seats, may_enter
 from games.selectors.rounds import active_round, rounds_dealt_today
 from games.selectors.tables import table_state
 from games.services import common
-from games.services.common import bump, end_arranging_now, lock_table, log, table_event
+from games.services.common import bump, lock_table, log, table_event
 from games.services.countdown import schedule_auto_start
+from games.services.showdown import begin_showdown
 from games.signals import seat_changed, seat_wanted, send_on_commit, sit_requested
 from games.stakes import for_table
 from ledger import selectors as ledger_selectors
@@ -317,4 +318,4 @@ def leave_round(table: Table, round_: Round, player: RoundPlayer) -> None:
             status=PlayerStatus.PLAYING, submitted_at__isnull=True
         ).exists()
     ):
-        end_arranging_now(round_)
+        begin_showdown(table, round_)  # nobody is still arranging: the showdown begins now

@@ -1,13 +1,15 @@
 """The showdown: chi by chi on the clock, then settlement through the ledger.
 
-One step begins it: the hands not sent are played, the first chi (or the instant wins) is
-shown, and the later chi go out with it, each held by the sockets until its time
+One step begins it (the submission or leave that leaves nobody arranging, or the timer at
+the arranging deadline): the hands not sent are played, the first chi (or the instant wins)
+is shown, and the later chi go out with it, each held by the sockets until its time
 (docs/protocol.md, "Reveals"). One timer, at the round's deadline, settles it."""
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 from django.db import InterfaceError, OperationalError, transaction
@@ -17,9 +19,16 @@ from accounts.models import User
 from core.logcontext import log_context
 from games import events
 from games.errors import NotFound
-from games.models import PlayerStatus, Round, RoundState, Table
+from games.models import AutoArranged, PlayerStatus, Round, RoundPlayer, RoundState, Table
+from games.rules import format_cards, parse_cards
+from games.rules.arrange import suggest
 from games.selectors.duplicate import board_audience
-from games.selectors.engine import RoundResult, round_players, settle_round_result
+from games.selectors.engine import (
+    RoundResult,
+    is_foul_arrangement,
+    round_players,
+    settle_round_result,
+)
 from games.selectors.payloads import (
     later_reveals,
     reveal_payload,
@@ -38,7 +47,6 @@ from games.services.common import (
     table_event,
 )
 from games.services.countdown import round_over
-from games.services.rounds import auto_arranged_entries, play_for_the_absent
 from games.services.voiding import VoidReason, void
 from games.services.writes import Writes, one_statement
 from games.signals import round_rating
@@ -47,11 +55,20 @@ from games.stakes import for_table
 logger = logging.getLogger(__name__)
 
 
-def begin_showdown(table: Table, round_: Round) -> None:
+def begin_showdown(
+    table: Table,
+    round_: Round,
+    players: list[RoundPlayer] | None = None,
+    *,
+    writes: Writes | None = None,
+) -> None:
+    """End arranging: at the deadline (the timer), or in the step whose submission or leave
+    left nobody still arranging, with that step's ``players`` and ``writes``."""
     # Hands not submitted in time are played for their owners first (docs/rules.md#timing).
     # One read of the players serves both the hands played here and the settlement.
-    players = round_players(round_)
-    with one_statement() as writes:  # the hands played, the round, its log, the version
+    if players is None:
+        players = round_players(round_)
+    with _writes(writes) as writes:  # the hands played, the round, its log, the version
         played = play_for_the_absent(round_, players, writes=writes)
         result = settle_round_result(round_, players=players)
         round_.state = RoundState.SHOWDOWN
@@ -83,6 +100,58 @@ def begin_showdown(table: Table, round_: Round) -> None:
                 "auto_arranged": p.auto_arranged,
             },
         )
+
+
+def play_for_the_absent(
+    round_: Round, players: Sequence[RoundPlayer], *, writes: Writes | None = None
+) -> list[RoundPlayer]:
+    """At the deadline, arrange every hand not submitted in time, as the table's rules say.
+
+    ``auto``: the last complete draft if it is not binh lủng, else the engine's best
+    arrangement; the hand is marked with which (``auto_arranged_entries`` logs it).
+    ``foul``: nothing (binh lủng). Returns the players arranged here.
+    """
+    rules = round_.rules
+    if rules.on_timeout != "auto":
+        return []
+    played = []
+    for p in players:
+        if p.status != PlayerStatus.PLAYING or p.submitted_at is not None:
+            continue
+        if p.draft and not is_foul_arrangement(rules, p.draft):
+            p.arrangement, p.auto_arranged = p.draft, AutoArranged.DRAFT
+        else:
+            best = suggest(parse_cards(p.cards), rules, n=0, opponents=max(1, len(players) - 1))
+            p.arrangement = [format_cards(part) for part in best[0].chi]
+            p.auto_arranged = AutoArranged.ENGINE
+        played.append(p)
+    if played and writes is not None:
+        writes.update(played, ["arrangement", "auto_arranged"])
+    elif played:
+        RoundPlayer.objects.bulk_update(played, ["arrangement", "auto_arranged"])
+    return played
+
+
+def auto_arranged_entries(played: Sequence[RoundPlayer]) -> list[tuple[str, dict[str, Any], None]]:
+    """The round log's entries for the hands ``play_for_the_absent`` arranged."""
+    return [
+        (
+            "auto_arranged",
+            {"position": p.position, "by": p.auto_arranged, "chi": p.arrangement},
+            None,
+        )
+        for p in played
+    ]
+
+
+@contextmanager
+def _writes(writes: Writes | None) -> Iterator[Writes]:
+    """The caller's writes, or this step's own (sent when the block ends)."""
+    if writes is not None:
+        yield writes
+        return
+    with one_statement() as own:
+        yield own
 
 
 def reveal(

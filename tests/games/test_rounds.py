@@ -30,13 +30,11 @@ def _expire(round_):  # type: ignore[no-untyped-def]
 
 
 def _submit_all(round_):  # type: ignore[no-untyped-def]
-    """Everyone submits; the showdown starts through its (now due) timer task."""
+    """Everyone submits; the last submission begins the showdown, in its own step."""
     for rp in round_.players.filter(status="playing").select_related("user"):
         services.submit_arrangement(rp.user, round_.pk, naive_arrangement(rp.cards))
     round_.refresh_from_db()
-    assert round_.deadline <= timezone.now()
-    services.advance_round(round_.pk, RoundState.ARRANGING, round_.phase)
-    round_.refresh_from_db()
+    assert round_.state == RoundState.SHOWDOWN
     return round_
 
 
