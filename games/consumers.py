@@ -673,10 +673,10 @@ class TableConsumer(_Consumer):
         services.set_client_seed(self.user, self.table_id, content["seed"])
 
     def _ping(self, content: dict[str, Any]) -> dict[str, Any]:
-        services.heard_from(self.user, self.table_id, self.connection_id)
+        version = services.heard_from(self.user, self.table_id, self.connection_id)
         from django.utils import timezone
 
-        return {"server_now": timezone.now().isoformat()}
+        return {"server_now": timezone.now().isoformat(), "table_version": version}
 
     REPEATABLE = frozenset({"ping"})
     """Commands that change nothing, or only what running them again sets the same (the

@@ -122,10 +122,33 @@ def renew_connections(sockets: dict[uuid.UUID, tuple[int, int]]) -> None:
                     connected(user, table_id, connection_id)
 
 
-def heard_from(user: User, table_id: int, connection_id: uuid.UUID) -> None:
-    """A client's ping: this socket is still open (as ``renew_connections``, for one)."""
-    if not Connection.objects.filter(pk=connection_id).update(seen_at=timezone.now()):
-        connected(user, table_id, connection_id)
+_HEARD = (
+    "UPDATE games_connection SET seen_at = %s WHERE id = %s "
+    "RETURNING (SELECT version FROM games_table WHERE games_table.id = games_connection.table_id)"
+)
+
+
+def heard_from(user: User, table_id: int, connection_id: uuid.UUID) -> int:
+    """A client's ping: this socket is still open (as ``renew_connections``, for one).
+
+    Returns the table's version now, read in the same statement: the ping's reply carries
+    it, so that a client whose last event is older (a broadcast lost when its server died
+    between the commit and the publish) finds out without waiting for the table's next
+    event (docs/protocol.md, "Versions")."""
+    db = django_connection
+    with db.cursor() as cursor:
+        cursor.execute(
+            _HEARD,
+            [
+                Connection._meta.get_field("seen_at").get_db_prep_value(timezone.now(), db),
+                Connection._meta.pk.get_db_prep_value(connection_id, db),
+            ],
+        )
+        row = cursor.fetchone()
+    if row is not None:
+        return int(row[0])
+    connected(user, table_id, connection_id)  # the sweeper dropped the row: open it again
+    return Table.objects.filter(pk=table_id).values_list("version", flat=True).first() or 0
 
 
 def heard_from_program(user: User) -> None:

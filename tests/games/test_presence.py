@@ -11,6 +11,7 @@ from datetime import timedelta
 
 import pytest
 from django.db import connection, transaction
+from django.db.models import F
 from django.utils import timezone
 
 from games import events, services
@@ -254,3 +255,26 @@ def test_a_player_back_while_their_dead_servers_socket_is_unexpired_does_not_wai
     _silent_for(dead, CONNECTION_TTL.total_seconds() + 1)
     assert services.expire_connections() == 0  # the new socket keeps the player online
     assert table_snapshot(table, players[0])["seats"][0]["online"] is True
+
+
+def test_a_ping_tells_the_table_version_so_a_client_behind_a_lost_broadcast_finds_out(
+    players, table, published
+):
+    services.sit(players[0], table.pk)
+    socket = uuid.uuid4()
+    services.connected(players[0], table.pk, socket)
+    table.refresh_from_db()
+    assert services.heard_from(players[0], table.pk, socket) == table.version
+    # A change committed whose broadcast never left (its server died right after the
+    # commit): nothing was published, and the next ping says where the table is.
+    sent = len(published)
+    Table.objects.filter(pk=table.pk).update(version=F("version") + 1)
+    assert services.heard_from(players[0], table.pk, socket) == table.version + 1
+    assert len(published) == sent
+    # The same from a socket whose row the sweeper had dropped (it is opened again).
+    _silent_for(socket, CONNECTION_TTL.total_seconds() + 1)
+    services.expire_connections()
+    told = services.heard_from(players[0], table.pk, socket)
+    table.refresh_from_db()  # the player's presence moved it on: offline, then online
+    assert told == table.version
+    assert Connection.objects.filter(pk=socket).exists()

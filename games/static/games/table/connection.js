@@ -21,6 +21,7 @@ on("message", (message) => {
       return;
     case "ok":
       if (message.server_now) syncClock(message.server_now, pingSentAt);
+      if (typeof message.table_version === "number") behind(message.table_version);
       return;
     case "error":
       if (message.ref === DRAFT_REF) return; // a draft refused changes nothing the player sees
@@ -60,6 +61,20 @@ function applyEvent(event) {
   if (apply) apply(event);
   emit("event", event);
   emit("change");
+}
+
+/** A ping's reply says the table's version now. Events still on their way may overtake it
+ * (a socket holds an early one up to 1.5 s), so look again a little later: still behind,
+ * an event was lost (its server died between the commit and the publish), and a snapshot
+ * catches up, without waiting for the table's next event to show the gap. */
+const LOST_AFTER_MS = 3000;
+let lostCheck = null;
+function behind(version) {
+  if (version <= state.version || lostCheck !== null) return;
+  lostCheck = setTimeout(() => {
+    lostCheck = null;
+    if (state.version < version) requestSnapshot();
+  }, LOST_AFTER_MS);
 }
 
 /** A seat changed at a table that lets bots in: they come `bot_wait_seconds` later (the
