@@ -45,7 +45,7 @@ typecheck: $(STAMP)
 # and the 3-minute arena start first, and the rest goes to whichever is free
 # (tests/conftest.py).
 test: lint typecheck bytecode
-	$(PY) -m pytest -n 3 --dist loadgroup
+	$(PY) -m pytest -n 3 --dist loadgroup --durations=25
 
 # The project's modules compiled once, for the hundreds of processes the suite starts
 # (daphne, Celery, manage.py), each of which would otherwise compile every module it imports
