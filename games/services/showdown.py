@@ -8,8 +8,7 @@ is shown, and the later chi go out with it, each held by the sockets until its t
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from typing import Any
 
 from django.db import InterfaceError, OperationalError, transaction
@@ -68,7 +67,7 @@ def begin_showdown(
     # One read of the players serves both the hands played here and the settlement.
     if players is None:
         players = round_players(round_)
-    with _writes(writes) as writes:  # the hands played, the round, its log, the version
+    with one_statement(writes) as writes:  # the hands played, the round, its log, the version
         played = play_for_the_absent(round_, players, writes=writes)
         result = settle_round_result(round_, players=players)
         round_.state = RoundState.SHOWDOWN
@@ -103,7 +102,7 @@ def begin_showdown(
 
 
 def play_for_the_absent(
-    round_: Round, players: Sequence[RoundPlayer], *, writes: Writes | None = None
+    round_: Round, players: Sequence[RoundPlayer], *, writes: Writes
 ) -> list[RoundPlayer]:
     """At the deadline, arrange every hand not submitted in time, as the table's rules say.
 
@@ -125,10 +124,7 @@ def play_for_the_absent(
             p.arrangement = [format_cards(part) for part in best[0].chi]
             p.auto_arranged = AutoArranged.ENGINE
         played.append(p)
-    if played and writes is not None:
-        writes.update(played, ["arrangement", "auto_arranged"])
-    elif played:
-        RoundPlayer.objects.bulk_update(played, ["arrangement", "auto_arranged"])
+    writes.update(played, ["arrangement", "auto_arranged"])
     return played
 
 
@@ -142,16 +138,6 @@ def auto_arranged_entries(played: Sequence[RoundPlayer]) -> list[tuple[str, dict
         )
         for p in played
     ]
-
-
-@contextmanager
-def _writes(writes: Writes | None) -> Iterator[Writes]:
-    """The caller's writes, or this step's own (sent when the block ends)."""
-    if writes is not None:
-        yield writes
-        return
-    with one_statement() as own:
-        yield own
 
 
 def reveal(

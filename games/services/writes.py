@@ -113,8 +113,14 @@ class Writes:
 
 
 @contextmanager
-def one_statement() -> Iterator[Writes]:
-    """The writes of the block, sent when it ends (not if it raises: nothing to undo)."""
+def one_statement(into: Writes | None = None) -> Iterator[Writes]:
+    """The writes of the block, sent when it ends (not if it raises: nothing to undo).
+
+    ``into``: a step's writes already open (a service called inside that step): the block
+    adds to them, and the step sends them all when it ends."""
+    if into is not None:
+        yield into
+        return
     writes = Writes()
     yield writes
     writes.run()
