@@ -61,7 +61,7 @@ from tests.support.processes import (  # noqa: E402
     celery_worker,
     collect_static,
     daphne_process,
-    free_port,
+    listening_socket,
     manage,
     site_env,
 )
@@ -109,33 +109,38 @@ def _prepare(tables: int) -> list[tuple[int, list[str]]]:
 
 
 class Servers:
-    """The daphne processes, on fixed ports, that can be killed and started afresh."""
+    """The daphne processes, on fixed ports, that can be killed and started afresh.
+
+    This process holds their listening sockets, as the systemd socket units do in
+    production (docs/deploy.md, "Processes"): while the daphne processes are down, the
+    players' connections wait in the socket's queue and the fresh ones take them."""
 
     def __init__(self, env: dict[str, str], logs: Path, count: int, app: str = ASGI_APP) -> None:
         self.env, self.logs, self.app = env, logs, app
-        self.ports = [free_port() for _ in range(count)]
+        self.exits = contextlib.ExitStack()
+        self.listeners = [self.exits.enter_context(listening_socket()) for _ in range(count)]
+        self.ports = [int(sock.getsockname()[1]) for sock in self.listeners]
         self.bases = [f"http://127.0.0.1:{port}" for port in self.ports]
         self.procs: list[subprocess.Popen[bytes]] = []
         self.generation = 0
-        self.exits = contextlib.ExitStack()
 
     def start(self) -> None:
         """Start one daphne per port (in parallel: they come up together, as after a crash)."""
         if self.app == ASGI_APP:
             collect_static(self.env)  # once, before the threads
-        stacks = [contextlib.ExitStack() for _ in self.ports]
-        procs: list[Any] = [None] * len(self.ports)
+        stacks = [contextlib.ExitStack() for _ in self.listeners]
+        procs: list[Any] = [None] * len(self.listeners)
         errors: list[BaseException] = []
 
         def one(i: int) -> None:
             log = self.logs / f"daphne{i}-{self.generation}.log"
             try:
-                server = daphne_process(self.env, log, self.ports[i], app=self.app)
+                server = daphne_process(self.env, log, app=self.app, listener=self.listeners[i])
                 procs[i] = stacks[i].enter_context(server)[1]
             except BaseException as exc:  # reported below, on the caller's thread
                 errors.append(exc)
 
-        threads = [threading.Thread(target=one, args=(i,)) for i in range(len(self.ports))]
+        threads = [threading.Thread(target=one, args=(i,)) for i in range(len(self.listeners))]
         for thread in threads:
             thread.start()
         for thread in threads:

@@ -33,3 +33,13 @@ def test_every_process_is_restarted_whenever_it_dies_without_a_start_limit(path)
 @pytest.mark.parametrize("path", UNITS, ids=lambda path: path.name)
 def test_the_deployment_guide_names_every_unit(path):
     assert path.name in (ROOT / "docs" / "deploy.md").read_text()
+
+
+def test_daphne_serves_the_listening_socket_systemd_holds_across_its_restarts():
+    service = _unit(ROOT / "deploy" / "systemd" / "maubinh-daphne@.service")
+    socket_unit = _unit(ROOT / "deploy" / "systemd" / "maubinh-daphne@.socket")
+    assert socket_unit["Socket"]["ListenStream"] == "127.0.0.1:%i"
+    assert socket_unit["Socket"]["Service"] == "maubinh-daphne@%i.service"
+    assert "maubinh-daphne@%i.socket" in service["Unit"]["Requires"]
+    assert " --fd 3 " in service["Service"]["ExecStart"]
+    assert "maubinh-daphne@.socket" in (ROOT / "docs" / "deploy.md").read_text()

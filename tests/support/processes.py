@@ -90,10 +90,15 @@ def wait_ready(
 
 
 def spawn(
-    args: Sequence[str], env: Mapping[str, str], log: Path, append: bool = False
+    args: Sequence[str],
+    env: Mapping[str, str],
+    log: Path,
+    append: bool = False,
+    pass_fds: Sequence[int] = (),
 ) -> subprocess.Popen[bytes]:
     """A child process in its own process group (signals reach its children too), its
-    output written to ``log`` (after what is there with ``append``)."""
+    output written to ``log`` (after what is there with ``append``); ``pass_fds``: file
+    descriptors it inherits (a held listening socket)."""
     with log.open("ab" if append else "wb") as out:
         return subprocess.Popen(
             list(args),
@@ -102,15 +107,16 @@ def spawn(
             stdout=out,
             stderr=subprocess.STDOUT,
             start_new_session=True,
+            pass_fds=tuple(pass_fds),
         )
 
 
 @contextmanager
 def running(
-    args: list[str], env: Mapping[str, str], log: Path
+    args: list[str], env: Mapping[str, str], log: Path, pass_fds: Sequence[int] = ()
 ) -> Iterator[subprocess.Popen[bytes]]:
     """Run a child process for the duration of the block, in its own process group."""
-    proc = spawn(args, env, log)
+    proc = spawn(args, env, log, pass_fds=pass_fds)
     try:
         yield proc
     finally:
@@ -174,16 +180,24 @@ def daphne_process(
     host: str = "127.0.0.1",
     prefix: Sequence[str] = (),
     app: str = ASGI_APP,
+    listener: socket.socket | None = None,
 ) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
     """Like ``daphne``, also yielding the process (for tests that kill it).
 
     ``prefix`` runs it through another command (``ip netns exec NAME``: on another "host");
-    ``app`` serves another ASGI application than the site (benchmarks/bench_floor.py's relay).
+    ``app`` serves another ASGI application than the site (benchmarks/bench_floor.py's relay);
+    ``listener``: a listening socket the caller holds (``listening_socket``), served with
+    ``--fd`` as the systemd socket unit has daphne serve it (``port`` and ``host`` are its own).
     """
     if app == ASGI_APP and env.get("DEBUG", "").lower() not in {"1", "true", "yes", "on"}:
         collect_static(env)
+    fds: tuple[int, ...] = ()
+    if listener is not None:
+        host, port = listener.getsockname()[:2]
+        fds = (listener.fileno(),)
     port = port or free_port()
-    with running(daphne_args(port, host, prefix, app), env, log) as proc:
+    args = daphne_args(port, host, prefix, app, fd=fds[0] if fds else None)
+    with running(args, env, log, fds) as proc:
         base = f"http://{host}:{port}"
         try:
             wait_for_http(base + "/healthz")
@@ -214,10 +228,34 @@ def celery_worker(
 
 
 def daphne_args(
-    port: int, host: str = "127.0.0.1", prefix: Sequence[str] = (), app: str = ASGI_APP
+    port: int,
+    host: str = "127.0.0.1",
+    prefix: Sequence[str] = (),
+    app: str = ASGI_APP,
+    fd: int | None = None,
 ) -> list[str]:
-    """The command that serves the site (or ``app``) on ``host:port``."""
-    return [*prefix, PYTHON, "-m", "daphne", "-b", host, "-p", str(port), app]
+    """The command that serves the site (or ``app``) on ``host:port``, or on the inherited
+    listening socket ``fd`` (``listening_socket``)."""
+    where = ["--fd", str(fd)] if fd is not None else ["-b", host, "-p", str(port)]
+    return [*prefix, PYTHON, "-m", "daphne", *where, app]
+
+
+LISTEN_BACKLOG = 4096
+"""The queue of a held listening socket, as deploy/systemd/maubinh-web@.socket sets it.
+daphne's own ``-b``/``-p`` listens with Twisted's default of 50: a storm of sockets beyond
+it is dropped by the kernel, and each client tries its SYN again a second later."""
+
+
+def listening_socket(port: int = 0, host: str = "127.0.0.1") -> socket.socket:
+    """A listening TCP socket for daphne to serve (``daphne_process(listener=)``), held by
+    the caller as the systemd socket unit holds it: while no daphne runs (killed, starting)
+    a client's connection waits in its queue instead of being refused, and the next daphne
+    takes it."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((host, port))
+    sock.listen(LISTEN_BACKLOG)
+    return sock
 
 
 def celery_args(*command: str, prefix: Sequence[str] = ()) -> list[str]:
