@@ -113,7 +113,9 @@ def database_from_url(
         config["CONN_MAX_AGE"] = 0
     else:
         # A connection kept between requests or tasks (CONN_MAX_AGE) may have been closed by
-        # the server meanwhile (a restart, pg_terminate_backend): check it before reuse.
+        # the server meanwhile (a restart, pg_terminate_backend): check it before reuse, by
+        # a poll of its socket rather than a SELECT 1 (core.postgresql.base).
+        config["ENGINE"] = "core.postgresql"
         config["CONN_HEALTH_CHECKS"] = True
         session = " ".join(f"-c {key}={ms}" for key, ms in (timeouts_ms or {}).items())
         if session:
