@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
+from django.db import InterfaceError, OperationalError
 from django.utils import translation
 
 from chat import selectors, services
@@ -31,20 +32,45 @@ SEATING = {"seat_taken", "seat_left", "chat_settings"}
 class ChatTableConsumer(TableConsumer):
     hidden: frozenset[int] = frozenset()
     hidden_at = 0.0
+    # The chat state read with the socket's arrival (its snapshot's thread call), sent
+    # right after the snapshot.
+    arrival_chat: dict[str, Any] | None = None
 
     async def connect(self) -> None:
         await super().connect()
         if not getattr(self, "present", False):
             return  # refused
+        state, self.arrival_chat = self.arrival_chat, None
         with translation.override(self._language()):
             try:
-                await self.send_chat_state()
+                if state is not None:
+                    await self._send_chat_state(state)
+                else:  # not read with the arrival: read now
+                    await self.send_chat_state()
             except Exception:
                 logger.exception("table %s: chat state failed", self.table_id)
                 await self.server_error()
 
+    def _arrive(self) -> tuple[dict[str, Any], list[dict[str, Any]]] | None:
+        """The table's arrival, then the chat state in the same thread call: one hop to a
+        command thread, one connection check, for a socket's arrival (a storm's 800)."""
+        arrived = super()._arrive()
+        self.arrival_chat = None
+        if arrived is not None:
+            try:
+                self.arrival_chat = selectors.chat_state(self.user, self.table_id, self._language())
+            except (OperationalError, InterfaceError):
+                raise  # the arrival's read is tried again on a new connection (run_read)
+            except Exception:
+                # The snapshot stands; connect() reads the chat state again, on its own.
+                logger.exception("table %s: chat state with the arrival failed", self.table_id)
+        return arrived
+
     async def send_chat_state(self, ref: Any = None) -> None:
         state = await run_read(selectors.chat_state)(self.user, self.table_id, self._language())
+        await self._send_chat_state(state, ref)
+
+    async def _send_chat_state(self, state: dict[str, Any], ref: Any = None) -> None:
         self._remember_hidden(state.pop("hidden"))
         await self.send_json({**state, "ref": ref})
 

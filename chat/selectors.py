@@ -11,7 +11,8 @@ from accounts.models import User
 from chat.models import ChatMessage, ChatSettings, PersonalMute, Spectators
 from chat.phrases import PHRASES, REACTIONS
 from games.models import Round, Seat, Table
-from games.selectors import is_acting_host
+from games.selectors import acting_host_id, is_acting_host
+from games.selectors.tables import seats_with_users
 from moderation.selectors import Step
 from social.selectors import blocked_ids
 
@@ -49,9 +50,11 @@ def message_payload(message: ChatMessage, name: str) -> dict[str, Any]:
     }
 
 
-def history(user_id: int, table_id: int) -> list[dict[str, Any]]:
-    """The table's latest messages this user may see, oldest first."""
-    hidden = hidden_senders(user_id)
+def history(user_id: int, table_id: int, hidden: set[int] | None = None) -> list[dict[str, Any]]:
+    """The table's latest messages this user may see, oldest first; ``hidden``: the user's
+    ``hidden_senders`` when the caller has read them."""
+    if hidden is None:
+        hidden = hidden_senders(user_id)
     recent = (
         ChatMessage.objects.filter(table_id=table_id)
         .exclude(sender_id__in=hidden)
@@ -61,9 +64,16 @@ def history(user_id: int, table_id: int) -> list[dict[str, Any]]:
     return [message_payload(m, m.sender.shown_name) for m in reversed(recent)]
 
 
-def may_post(user_id: int, table: Table, chat_settings: ChatSettings) -> list[str]:
-    """The channels this user may write in at this table now."""
-    if Seat.objects.filter(table=table, user_id=user_id).exists():
+def may_post(
+    user_id: int, table: Table, chat_settings: ChatSettings, seated: list[Seat] | None = None
+) -> list[str]:
+    """The channels this user may write in at this table now; ``seated``: the table's seats
+    when the caller has read them."""
+    if seated is not None:
+        is_seated = any(seat.user_id == user_id for seat in seated)
+    else:
+        is_seated = Seat.objects.filter(table=table, user_id=user_id).exists()
+    if is_seated:
         return ["players"]
     return {Spectators.READ: [], Spectators.OWN: ["spectators"], Spectators.TALK: ["players"]}[
         Spectators(chat_settings.spectators)
@@ -86,21 +96,26 @@ def chat_role(user: User, table_id: int) -> dict[str, Any]:
 
 
 def chat_state(user: User, table_id: int, language: str) -> dict[str, Any]:
-    """All a table socket needs to show the chat: sent after the snapshot."""
+    """All a table socket needs to show the chat: sent after the snapshot. Each thing is
+    read once (the seats serve both the host and where the user may write; the mutes both
+    the list and what is hidden): 6 queries, read with the socket's arrival."""
     table = Table.objects.get(pk=table_id)
     chat_settings = settings_of(table_id)
+    seated = seats_with_users(table)
+    muted = muted_by(user.pk)
+    hidden = blocked_ids(user.pk) | muted
     return {
         "type": "chat_state",
         "settings": settings_payload(chat_settings),
-        "host": is_acting_host(table, user),
+        "host": user.is_authenticated and acting_host_id(table, seated) == user.pk,
         "private": table.is_private,
-        "post": may_post(user.pk, table, chat_settings),
+        "post": may_post(user.pk, table, chat_settings, seated),
         "phrases": phrase_list(language),
         "reactions": [{"id": key, "emoji": emoji} for key, emoji in REACTIONS.items()],
         "max_length": settings.CHAT_MAX_LENGTH,
-        "muted": sorted(muted_by(user.pk)),
-        "hidden": sorted(hidden_senders(user.pk)),
-        "history": history(user.pk, table_id),
+        "muted": sorted(muted),
+        "hidden": sorted(hidden),
+        "history": history(user.pk, table_id, hidden),
     }
 
 
