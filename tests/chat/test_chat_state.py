@@ -45,7 +45,7 @@ def test_a_spectators_chat_state_says_they_do_not_host_nor_write_with_the_player
     assert state["muted"] == [] and state["hidden"] == []
 
 
-def test_the_chat_state_takes_six_queries_however_much_was_said_and_hidden(
+def test_the_chat_state_takes_five_queries_however_much_was_said_and_hidden(
     players: list[Any], table: Table, django_assert_num_queries: Any
 ) -> None:
     an, binh, chi, dung = players
@@ -54,6 +54,23 @@ def test_the_chat_state_takes_six_queries_however_much_was_said_and_hidden(
     services.mute_player(an, chi.pk)
     block_user(an, dung)
     # The table, its chat settings, its seats (the host and where the viewer may write),
-    # the viewer's mutes, blocks, and the history without what they hid.
-    with django_assert_num_queries(6):
+    # the viewer's mutes and blocks (one statement), and the history without what they hid.
+    with django_assert_num_queries(5):
         selectors.chat_state(an, table.pk, "vi")
+
+
+def test_a_viewer_who_hides_nobody_gets_the_latest_messages_oldest_first_with_names(
+    players: list[Any], table: Table, django_assert_num_queries: Any, settings: Any
+) -> None:
+    an, binh = players[:2]
+    settings.CHAT_HISTORY = 3
+    for n in range(5):
+        services.post_message(binh if n % 2 else an, table.pk, text=f"lời {n}")
+    with django_assert_num_queries(5):
+        state = selectors.chat_state(an, table.pk, "vi")
+    assert [(m["text"], m["name"]) for m in state["history"]] == [
+        ("lời 2", an.shown_name),
+        ("lời 3", binh.shown_name),
+        ("lời 4", an.shown_name),
+    ]
+    assert state["muted"] == [] and state["hidden"] == []

@@ -13,6 +13,8 @@ from django.db.models import Model
 from django.db.models.query import ModelIterable, RelatedPopulator, get_related_populators
 from django.db.models.sql.compiler import SQLCompiler
 
+from chat import selectors as chat_selectors
+from chat import services as chat_services
 from games import services
 from games.selectors import engine, rounds, tables
 from games.services import common
@@ -95,6 +97,9 @@ def test_every_compiled_statement_of_a_round_and_a_snapshot_builds_what_the_orm_
     for user in (host, guest):
         services.sit(user, table.pk)
     round_ = services.start_round(host, table.pk)
+    # What a table socket's arrival reads of the chat (chat.selectors.chat_state).
+    chat_services.post_message(guest, table.pk, text="chào")
+    chat_services.set_chat_settings(host, table.pk, spectators="talk")
     statements = [
         *((lock, (table.pk,)) for lock in common._LOCK_TABLE.values()),
         *(
@@ -105,6 +110,8 @@ def test_every_compiled_statement_of_a_round_and_a_snapshot_builds_what_the_orm_
         (rounds._LATEST, (table.pk,)),
         (tables._SEATED, (table.pk,)),
         (tables._WITH_HOST, (table.pk,)),
+        (chat_selectors._SETTINGS, (table.pk,)),
+        (chat_selectors._recent(50), (table.pk,)),
     ]
     for statement, args in statements:
         orm = list(statement.build(*args))
