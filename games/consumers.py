@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import functools
 import importlib
-import json
 import logging
 import time
 import uuid
@@ -35,8 +34,9 @@ from games import events, querycount, selectors, services
 from games.errors import GameError
 from games.liveness import open_sockets
 from games.models import Table
-from games.selectors.tables import table_with_host
+from games.selectors.tables import find_table_with_host, table_with_host
 from games.sequencer import InOrder
+from games.socket_input import TokenBucket, parse_message
 
 logger = logging.getLogger(__name__)
 
@@ -45,10 +45,6 @@ CLOSE_FORBIDDEN = 4403
 CLOSE_NOT_FOUND = 4404
 CLOSE_FLOOD = 4429
 
-# A client message is at most this many bytes of UTF-8 and this deep (docs/protocol.md);
-# anything else is refused as ``malformed`` before it is parsed or acted on.
-MAX_MESSAGE_BYTES = 16 * 1024
-MAX_MESSAGE_DEPTH = 6
 # How often a socket checks that its login session still exists (logging out closes the
 # session's sockets at once; this catches expiry, a password change, a deactivation).
 SESSION_CHECK_SECONDS = 2.0
@@ -145,56 +141,6 @@ def login_stack(inner: Any) -> Any:
     return CookieMiddleware(SessionMiddleware(inner))
 
 
-class TokenBucket:
-    """At most ``rate`` messages a second on average, bursts of ``burst``."""
-
-    def __init__(self, rate: float = 8.0, burst: int = 16) -> None:
-        self.rate, self.burst = rate, float(burst)
-        self.tokens, self.stamp = float(burst), time.monotonic()
-
-    def allow(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return True
-        return False
-
-
-def parse_message(text_data: str | None, bytes_data: bytes | None) -> dict[str, Any] | str:
-    """The message as a dict with a string ``type``, or why it is refused (never raises)."""
-    if text_data is None or bytes_data is not None:
-        return _("A message is a JSON text frame.")
-    if len(text_data) > MAX_MESSAGE_BYTES or _utf8_size(text_data) > MAX_MESSAGE_BYTES:
-        return _("A message is at most 16 KiB.")
-    try:
-        content = json.loads(text_data)
-    except (ValueError, RecursionError):
-        return _("The message is not valid JSON.")
-    if not isinstance(content, dict) or not isinstance(content.get("type"), str):
-        return _("A message is a JSON object with a “type”.")
-    if not _plain(content, MAX_MESSAGE_DEPTH):
-        return _("The message is nested too deeply or holds characters that are not allowed.")
-    return content
-
-
-def _utf8_size(text: str) -> int:
-    return len(text.encode("utf-8", "surrogatepass"))
-
-
-def _plain(value: Any, depth: int) -> bool:
-    """Nested at most ``depth`` deep, with no NUL and no lone surrogate in any string."""
-    if isinstance(value, str):
-        return "\x00" not in value and not any("\ud800" <= c <= "\udfff" for c in value)
-    if isinstance(value, dict | list):
-        if depth <= 0:
-            return False
-        items = [*value.keys(), *value.values()] if isinstance(value, dict) else value
-        return all(_plain(item, depth - 1) for item in items)
-    return True
-
-
 def _session_alive(session_key: str, user_id: int) -> bool:
     if settings.SESSION_ENGINE == "django.contrib.sessions.backends.db":
         return _db_session_alive(session_key, user_id)
@@ -232,7 +178,7 @@ def _db_session_alive(session_key: str, user_id: int) -> bool:
 def _table_access(table_id: int, user: Any) -> tuple[int | None, bool, bool]:
     """(None when the user may watch the table, else the close code that says why not;
     whether the table is private; whether they are let in only by their staff role)."""
-    table = Table.objects.filter(pk=table_id).first()
+    table = find_table_with_host(table_id)  # compiled (a storm's every socket reads it)
     if table is None:
         return CLOSE_NOT_FOUND, False, False
     if not selectors.may_enter(table, user):
@@ -272,7 +218,7 @@ class _Consumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         # it would retry for ever).
         await self.accept()
         if "user" not in self.scope:  # tests may put one there
-            self.scope["user"] = await run_handshake(_login_user)(self.scope["session"])
+            self.scope["user"] = await run_handshake(self._admit)(self.scope["session"])
         # Join the login session's group first: a logout closes this socket (session_ended).
         session = self.scope.get("session")
         self.session_key = getattr(session, "session_key", None) or ""
@@ -283,6 +229,11 @@ class _Consumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
                 events.session_group(self.session_key), self.channel_name
             )
         await super().websocket_connect(message)
+
+    def _admit(self, session: Any) -> Any:
+        """Who the socket's login session belongs to, read on a handshake thread. A consumer
+        with more to check before it lets a socket in reads that here too: one hop."""
+        return _login_user(session)
 
     async def websocket_disconnect(self, message: dict[str, Any]) -> None:
         if getattr(self, "session_key", ""):
@@ -436,6 +387,8 @@ class TableConsumer(_Consumer):
         self.access_lost = False
         # This socket's presence row (games.services.presence), renewed while it is open.
         self.connection_id = uuid.uuid4()
+        # The table's access check, read with the login (``_admit``).
+        self.access: tuple[int | None, bool, bool] | None = None
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         try:
@@ -453,9 +406,10 @@ class TableConsumer(_Consumer):
             await self.close(code=CLOSE_UNAUTHENTICATED)
             return
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
-        access, self.private, self.by_role = await run_handshake(_table_access)(
-            self.table_id, self.user
-        )
+        admitted, self.access = self.access, None
+        if admitted is None:  # a user the scope came with (tests): not read with a login
+            admitted = await run_handshake(_table_access)(self.table_id, self.user)
+        access, self.private, self.by_role = admitted
         if access is not None:
             # A private table is watched only by those its invite let in (docs/social.md).
             await self.close(code=access)
@@ -481,6 +435,14 @@ class TableConsumer(_Consumer):
             snapshot, later = snapshot
             snapshot["ref"] = None
             await self.in_order.snapshot(snapshot, later)
+
+    def _admit(self, session: Any) -> Any:
+        """The login, and for a logged-in user the table's access check, in one hop."""
+        user = super()._admit(session)
+        if user.is_authenticated:
+            table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+            self.access = _table_access(table_id, user)
+        return user
 
     def _arrive(self) -> tuple[dict[str, Any], list[dict[str, Any]]] | None:
         """Record this socket's presence and take the snapshot it starts from; None when a

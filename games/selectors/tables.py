@@ -30,10 +30,15 @@ def seats_with_users(table: Table) -> list[Seat]:
 
 def table_with_host(table_id: int) -> Table:
     """The table with its host (lobby rows and snapshots show the host's name)."""
-    table = _WITH_HOST.first(table_id)
+    table = find_table_with_host(table_id)
     if table is None:
         raise Table.DoesNotExist(f"no table {table_id}")
     return table
+
+
+def find_table_with_host(table_id: int) -> Table | None:
+    """``table_with_host``, or None when there is no such table."""
+    return _WITH_HOST.first(table_id)
 
 
 def open_tables() -> QuerySet[Table]:

@@ -20,13 +20,8 @@ from django.utils import timezone
 
 from games import consumers
 from games import services as games
-from games.consumers import (
-    MAX_MESSAGE_BYTES,
-    LobbyConsumer,
-    NoSuchSocket,
-    TableConsumer,
-    parse_message,
-)
+from games.consumers import LobbyConsumer, NoSuchSocket, TableConsumer
+from games.socket_input import MAX_MESSAGE_BYTES, parse_message
 from tests.support.wsclient import run_async
 
 # Sockets' database work on threads of each test's (tests/games/conftest.py).
