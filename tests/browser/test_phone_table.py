@@ -75,6 +75,16 @@ def lay_out(page: Any, chi: list[list[str]]) -> None:
 def dealt(page: Any, ws: Any, table: Any) -> None:
     send(ws, table.snapshot(None), *table.round_started())
     page.wait_for_function("document.querySelectorAll('#me button.pcard').length === 13")
+    # The deal's animation starts in the next frame; a tap lands once the cards stand still.
+    page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+    page.wait_for_function("!document.getElementById('me').getAnimations({subtree: true}).length")
+
+
+def others_done(page: Any, ws: Any, table: Any) -> None:
+    """The bots have sent their hands, and the page shows it (each event redraws the board:
+    a tap the test makes while that happens is a tap on a card being replaced)."""
+    send(ws, table.submitted(1), table.submitted(2), table.submitted(3))
+    page.wait_for_function("document.querySelectorAll('.badge.status-done').length === 3")
 
 
 def submits(received: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -90,7 +100,7 @@ def test_a_binh_lung_hand_is_sent_only_after_a_second_deliberate_step(  # type: 
     page, ws, table, received = open_scripted_table(pages, "em", viewport, f"Bàn lủng {size}")
     dealt(page, ws, table)
     # The bots have finished: a hand sent now starts the showdown at once.
-    send(ws, table.submitted(1), table.submitted(2), table.submitted(3))
+    others_done(page, ws, table)
     lay_out(page, FOUL)
     page.wait_for_selector("#foul-warning:visible")
 
@@ -123,7 +133,7 @@ def test_the_sent_toast_promises_a_change_only_while_someone_still_arranges(  # 
     size = size_name(viewport)
     page, ws, table, received = open_scripted_table(pages, "em", viewport, f"Bàn gửi {size}")
     dealt(page, ws, table)
-    send(ws, table.submitted(1), table.submitted(2), table.submitted(3))
+    others_done(page, ws, table)
     lay_out(page, LEGAL)
     page.click("#submit")  # legal: no question asked
     page.wait_for_function("document.querySelector('#toast').classList.contains('show')")
