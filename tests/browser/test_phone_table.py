@@ -75,14 +75,14 @@ def lay_out(page: Any, chi: list[list[str]]) -> None:
 def dealt(page: Any, ws: Any, table: Any) -> None:
     send(ws, table.snapshot(None), *table.round_started())
     page.wait_for_function("document.querySelectorAll('#me button.pcard').length === 13")
-    # The deal's animation starts in the next frame; a tap lands once the cards stand still.
+    # The deal's animation starts in the next frame; a tap lands once the cards stand still
+    # (a CI run under load lost the first tap of a lay-out made while the cards still moved).
     page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
     page.wait_for_function("!document.getElementById('me').getAnimations({subtree: true}).length")
 
 
 def others_done(page: Any, ws: Any, table: Any) -> None:
-    """The bots have sent their hands, and the page shows it (each event redraws the board:
-    a tap the test makes while that happens is a tap on a card being replaced)."""
+    """The bots have sent their hands, and the page shows it before the test taps on."""
     send(ws, table.submitted(1), table.submitted(2), table.submitted(3))
     page.wait_for_function("document.querySelectorAll('.badge.status-done').length === 3")
 
