@@ -14,7 +14,7 @@ from chat.models import ChatMessage, ChatSettings, PersonalMute, Spectators
 from chat.phrases import PHRASES, REACTIONS
 from core.compiled import Compiled
 from games.models import Round, Seat, Table
-from games.selectors import acting_host_id, is_acting_host
+from games.selectors import is_acting_host
 from games.selectors.tables import seats_with_users, table_with_host
 from moderation.selectors import Step
 from social.models import Block
@@ -156,7 +156,7 @@ def chat_state(user: User, table_id: int, language: str) -> dict[str, Any]:
     return {
         "type": "chat_state",
         "settings": settings_payload(chat_settings),
-        "host": user.is_authenticated and acting_host_id(table, seated) == user.pk,
+        "host": is_acting_host(table, user, seated),
         "private": table.is_private,
         "post": may_post(user.pk, table, chat_settings, seated),
         "phrases": phrase_list(language),

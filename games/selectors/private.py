@@ -37,8 +37,9 @@ def acting_host_id(table: Table, seated: Sequence[Seat] | None = None) -> int | 
     return people[0]
 
 
-def is_acting_host(table: Table, user: User) -> bool:
-    return user.is_authenticated and acting_host_id(table) == user.pk
+def is_acting_host(table: Table, user: User, seated: Sequence[Seat] | None = None) -> bool:
+    """Whether ``user`` hosts ``table`` now (``acting_host_id``; ``seated`` as there)."""
+    return user.is_authenticated and acting_host_id(table, seated) == user.pk
 
 
 def valid_invites(table: Table, now: Any = None) -> QuerySet[TableInvite]:
