@@ -84,13 +84,23 @@ def env_list(name: str, default: list[str]) -> list[str]:
 
 
 def database_from_url(
-    name: str, url: str, *, timeouts_ms: Mapping[str, int] | None = None
+    name: str,
+    url: str,
+    *,
+    timeouts_ms: Mapping[str, int] | None = None,
+    prepare_threshold: int | None = None,
 ) -> dict[str, Any]:
     """Parse a database URL, accepting only the engines this project supports.
 
     ``timeouts_ms`` are PostgreSQL session settings (``lock_timeout``,
     ``statement_timeout``, ``idle_in_transaction_session_timeout``; 0 = off) given to every
     connection at connect time, at no cost per query. SQLite has no such settings.
+
+    ``prepare_threshold``: PostgreSQL binds a statement's values on the server, and a
+    statement a connection has run that many times is prepared there (psycopg's
+    ``prepare_threshold``): PostgreSQL parses and plans it once per connection, and the client
+    no longer quotes every value into the SQL text (docs/deploy.md, "Prepared statements").
+    None leaves Django's default: values quoted into the text on the client, nothing prepared.
     """
     scheme = urlparse(url).scheme
     if scheme not in {"postgres", "postgresql", "pgsql", "sqlite"}:
@@ -117,6 +127,10 @@ def database_from_url(
         # a poll of its socket rather than a SELECT 1 (core.postgresql.base).
         config["ENGINE"] = "core.postgresql"
         config["CONN_HEALTH_CHECKS"] = True
+        if prepare_threshold is not None:
+            options = config.setdefault("OPTIONS", {})
+            options["server_side_binding"] = True
+            options["prepare_threshold"] = prepare_threshold
         session = " ".join(f"-c {key}={ms}" for key, ms in (timeouts_ms or {}).items())
         if session:
             config.setdefault("OPTIONS", {})["options"] = session

@@ -121,6 +121,16 @@ DB_IDLE_IN_TRANSACTION_TIMEOUT_MS = env_int(
     "DB_IDLE_IN_TRANSACTION_TIMEOUT_MS", 10_000, minimum=0, maximum=3_600_000
 )
 DB_STATEMENT_TIMEOUT_MS = env_int("DB_STATEMENT_TIMEOUT_MS", 30_000, minimum=0, maximum=3_600_000)
+# PostgreSQL binds the values of every statement, and prepares a statement once a connection
+# has run it DB_PREPARE_THRESHOLD times: the round's statements are parsed and planned once
+# per connection instead of every time (docs/deploy.md, "Prepared statements"). "off" sends
+# every statement as text with its values quoted in, for a pooler that cannot keep prepared
+# statements (PgBouncer before 1.21, or without max_prepared_statements).
+DB_PREPARE_THRESHOLD = (
+    None
+    if env_str("DB_PREPARE_THRESHOLD", "5").strip().lower() == "off"
+    else env_int("DB_PREPARE_THRESHOLD", 5, minimum=0, maximum=1_000)
+)
 DATABASES = {
     "default": database_from_url(
         "DATABASE_URL",
@@ -130,6 +140,7 @@ DATABASES = {
             "idle_in_transaction_session_timeout": DB_IDLE_IN_TRANSACTION_TIMEOUT_MS,
             "statement_timeout": DB_STATEMENT_TIMEOUT_MS,
         },
+        prepare_threshold=DB_PREPARE_THRESHOLD,
     )
 }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
