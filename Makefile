@@ -22,7 +22,7 @@ setup: $(STAMP)
 # The site on the embedded default (SQLite, in-process channel layer and timers) unless
 # DATABASE_URL / REDIS_URL are set.
 run: export DEBUG ?= true
-run: $(STAMP)
+run: $(STAMP) bytecode
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py seed_demo
 	$(PY) manage.py seed_demo_tables

@@ -60,6 +60,7 @@ from tests.support.processes import (  # noqa: E402
     ASGI_APP,
     celery_worker,
     collect_static,
+    compile_bytecode,
     daphne_process,
     listening_socket,
     manage,
@@ -126,6 +127,7 @@ class Servers:
 
     def start(self) -> None:
         """Start one daphne per port (in parallel: they come up together, as after a crash)."""
+        compile_bytecode()  # once, as a deploy does (every fresh daphne then starts from it)
         if self.app == ASGI_APP:
             collect_static(self.env)  # once, before the threads
         stacks = [contextlib.ExitStack() for _ in self.listeners]

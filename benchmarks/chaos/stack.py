@@ -21,6 +21,7 @@ from tests.support.processes import (
     answers,
     beat_args,
     collect_static,
+    compile_bytecode,
     daphne_args,
     free_port,
     site_env,
@@ -138,6 +139,7 @@ class Stack:
         self.supervising = False
 
     def start(self) -> None:
+        compile_bytecode()  # as a deploy does: every restart starts from it
         collect_static(self.env)
         self.redis.start()
         self.redis.wait_ready(lambda: redisserver.answers(self.redis_url))

@@ -175,18 +175,42 @@ def _product(ranks: Sequence[int]) -> int:
     return p
 
 
-def _build_tables(preset: str) -> tuple[dict[int, int], dict[int, int]]:
+def _build_tables() -> dict[str, tuple[dict[int, int], dict[int, int]]]:
+    """Both presets' tables. They differ only where ``_rank_value5`` asks the preset (a
+    straight flush, four aces), so the portal tables are the classic ones with those few
+    hands valued again: half the work of a process's start (every daphne and worker)."""
     nonflush: dict[int, int] = {}
     for asc in combinations_with_replacement(range(13), 5):
         if asc[0] != asc[4]:  # five of a kind does not exist
-            nonflush[_product(asc)] = _rank_value5(asc[::-1], False, preset)
+            nonflush[_product(asc)] = _rank_value5(asc[::-1], False, "classic")
     flush = {
-        _product(asc): _rank_value5(asc[::-1], True, preset) for asc in combinations(range(13), 5)
+        _product(asc): _rank_value5(asc[::-1], True, "classic")
+        for asc in combinations(range(13), 5)
     }
-    return nonflush, flush
+    tables = {"classic": (nonflush, flush)}
+    portal = dict(nonflush), dict(flush)
+    for table, is_flush in ((portal[0], False), (portal[1], True)):
+        for key, value in table.items():
+            category = value >> CATEGORY_SHIFT
+            if category == Category.STRAIGHT_FLUSH or (
+                category == Category.FOUR_OF_A_KIND and (value >> (CATEGORY_SHIFT - 4)) & 15 == ACE
+            ):
+                table[key] = _rank_value5(_ranks_of(key), is_flush, "portal")
+    tables["portal"] = portal
+    return tables
 
 
-_TABLES = {name: _build_tables(name) for name in PRESET_NAMES}
+def _ranks_of(product: int) -> tuple[int, ...]:
+    """The ranks (high to low, repeated as often as held) whose primes make ``product``."""
+    ranks = []
+    for rank in range(12, -1, -1):
+        while product % _PRIMES[rank] == 0:
+            ranks.append(rank)
+            product //= _PRIMES[rank]
+    return tuple(ranks)
+
+
+_TABLES = _build_tables()
 _TABLE3 = {
     _product(asc): _rank_value3(asc[::-1]) for asc in combinations_with_replacement(range(13), 3)
 }

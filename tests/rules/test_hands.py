@@ -179,3 +179,24 @@ def test_the_scale_has_7462_distinct_classic_values() -> None:
     ev = evaluator5("classic")
     deck = [Card(i) for i in range(52)]
     assert len({ev(five) for five in combinations(deck, 5)}) == 7462
+
+
+@pytest.mark.parametrize("preset", ["portal", "classic"])
+def test_each_presets_tables_value_every_five_card_hand_as_the_reference_evaluation_does(preset):
+    """The tables are built for one preset and adjusted for the other where the presets
+    differ (a straight flush, four aces); every hand must still match a build of its own."""
+    from itertools import combinations, combinations_with_replacement
+
+    from games.rules.hands import _TABLES, _product, _rank_value5
+
+    nonflush, flush = _TABLES[preset]
+    expected_nonflush = {
+        _product(asc): _rank_value5(asc[::-1], False, preset)
+        for asc in combinations_with_replacement(range(13), 5)
+        if asc[0] != asc[4]
+    }
+    expected_flush = {
+        _product(asc): _rank_value5(asc[::-1], True, preset) for asc in combinations(range(13), 5)
+    }
+    assert nonflush == expected_nonflush
+    assert flush == expected_flush

@@ -165,6 +165,27 @@ def collect_static(env: Mapping[str, str]) -> None:
         _static_collected = True
 
 
+_bytecode_compiled = False
+
+
+def compile_bytecode() -> None:
+    """The project's modules compiled once, as a deploy does (docs/deploy.md, Processes):
+    where the environment sets PYTHONDONTWRITEBYTECODE, every process started would
+    otherwise compile each module it imports again (a fresh daphne's start, after a crash)."""
+    global _bytecode_compiled
+    if not _bytecode_compiled:
+        subprocess.run(
+            [PYTHON, "-m", "compileall", "-q", "-j", "0", "-x", BYTECODE_SKIP, "."],
+            cwd=ROOT,
+            check=True,
+        )
+        _bytecode_compiled = True
+
+
+BYTECODE_SKIP = r"/(\.venv|node_modules|test-artifacts|staticfiles|\.git)/"
+"""What ``compile_bytecode`` leaves out (the Makefile's ``bytecode`` target does the same)."""
+
+
 @contextmanager
 def daphne(env: Mapping[str, str], log: Path, port: int | None = None) -> Iterator[str]:
     """Serve the site with daphne; yields its base URL once it answers."""
