@@ -13,7 +13,9 @@ another over ``--ramp`` seconds (400 sockets within 10 s at 100 tables); after
 sending a submission to receiving its broadcast (the player's own ``submission`` event)
 and to the command's ``ok``, the CPU the daphne and worker processes spent per round
 (from /proc), and beside them the CPU of the load generator itself, PostgreSQL and
-Redis (they share the machine), the database queries per round by step and how late the
+Redis (they share the machine) and what each of them spent in each storm (the first
+connections, the reconnection after the kill: until every socket has its snapshot), the
+database queries per round by step and how late the
 timer tasks started after their eta (both counted in the server processes,
 ``games.querycount``), and how evenly the deals were spread over the seconds (tables
 dealt together submit together). ``--stagger S``: each table's players sit down together
@@ -184,15 +186,39 @@ async def _run(
     )  # fmt: skip
     gauges = Gauges()
 
+    def cpu_now() -> dict[str, float]:
+        return {
+            "daphne": sum(cpu_ms(pid) for pid in servers.pids()),
+            "worker": cpu_ms(worker.pid),
+            # The load generator itself (this process and its arranging pool), PostgreSQL's
+            # backends and Redis: they share the machine's two cores with the site.
+            "load generator": cpu_ms(os.getpgrp()),
+            "postgres": cpu_ms_named("postgres"),
+            "redis": cpu_ms_named("redis-server"),
+        }
+
     def sample() -> None:
-        gauges.cpu.setdefault("daphne", []).append(sum(cpu_ms(pid) for pid in servers.pids()))
-        gauges.cpu.setdefault("worker", []).append(cpu_ms(worker.pid))
-        # The load generator itself (this process and its arranging pool), PostgreSQL's
-        # backends and Redis: they share the machine's two cores with the site.
-        gauges.cpu.setdefault("load generator", []).append(cpu_ms(os.getpgrp()))
-        gauges.cpu.setdefault("postgres", []).append(cpu_ms_named("postgres"))
-        gauges.cpu.setdefault("redis", []).append(cpu_ms_named("redis-server"))
+        for name, ms in cpu_now().items():
+            gauges.cpu.setdefault(name, []).append(ms)
         gauges.queries.append(query_totals(counts))
+
+    async def storm(name: str, served: list[float], began: float, started: Any = None) -> None:
+        """The CPU each part spends until every player's socket has its snapshot (the
+        daphne processes' share of it a socket: where a storm's time goes). After the kill
+        the fresh daphne processes' CPU, their start included, is all theirs: read once
+        ``started`` has told their pids."""
+        before = cpu_now()
+        sockets = 4 * len(layout)
+        while len(served) < sockets and time.monotonic() < began + 60:
+            await asyncio.sleep(0.05)
+        lasted = time.monotonic() - began
+        if started is not None:
+            await started
+        after = cpu_now()
+        used = {part: after[part] - before[part] for part in after}
+        gauges.storms[name] = (len(served), lasted, used)
+
+    first_storm = asyncio.ensure_future(storm("the first connections", stats.handshakes, now))
 
     async def conduct() -> None:
         await asyncio.sleep(measure_from - time.monotonic())
@@ -201,9 +227,10 @@ async def _run(
         sample()
         if restart_at is not None:
             print(f"killing {len(servers.procs)} daphne processes (SIGKILL), starting fresh ones")
-            servers.kill()
+            servers.kill()  # reaped: their CPU is this process's children's from now on
             stats.killed_at = time.monotonic()
-            await asyncio.to_thread(servers.start)
+            started = asyncio.ensure_future(asyncio.to_thread(servers.start))
+            await storm("the reconnection", stats.reconnects, stats.killed_at, started)
 
     with ProcessPoolExecutor(max_workers=1) as pool:
         players, tasks = [], []
@@ -219,6 +246,7 @@ async def _run(
         conductor = asyncio.ensure_future(conduct())
         results = await asyncio.gather(*tasks, return_exceptions=True)
         await conductor
+        await first_storm
     failures: list[tuple[BenchPlayer, BaseException]] = [
         (p, r) for p, r in zip(players, results, strict=True) if isinstance(r, Exception)
     ]

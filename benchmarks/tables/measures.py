@@ -80,7 +80,10 @@ class Stats:
 
 @dataclass
 class Gauges:
-    """CPU and queries at the start and the end of the measured window."""
+    """CPU and queries at the start and the end of the measured window; the CPU each part
+    spent in each storm (the first connections, the reconnection after the kill)."""
 
     cpu: dict[str, list[float]] = field(default_factory=dict)
     queries: list[Counter[str]] = field(default_factory=list)
+    # storm -> (sockets served, seconds it lasted, CPU ms by part)
+    storms: dict[str, tuple[int, float, dict[str, float]]] = field(default_factory=dict)

@@ -149,6 +149,13 @@ def report(
                 f"({spent / 1000 / args.seconds:.2f} of a core)"
             )
     _report_queries(gauges, stats.rounds)
+    for storm, (sockets, lasted, used) in gauges.storms.items():
+        parts = ", ".join(f"{part} {ms / 1000:.2f} s" for part, ms in used.items())
+        each = used.get("daphne", 0) / sockets if sockets else 0
+        print(
+            f"CPU during {storm} ({sockets} sockets in {lasted:.1f} s): {parts}; "
+            f"daphne {each:.1f} ms a socket (with all else it did meanwhile)"
+        )
     if not args.no_restart:
         killed = stats.killed_at or 0
         print(
