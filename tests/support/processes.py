@@ -262,7 +262,7 @@ def daphne_args(
 
 
 LISTEN_BACKLOG = 4096
-"""The queue of a held listening socket, as deploy/systemd/maubinh-web@.socket sets it.
+"""The queue of a held listening socket, as deploy/systemd/maubinh-daphne@.socket sets it.
 daphne's own ``-b``/``-p`` listens with Twisted's default of 50: a storm of sockets beyond
 it is dropped by the kernel, and each client tries its SYN again a second later."""
 
