@@ -191,11 +191,12 @@ def _build_tables() -> dict[str, tuple[dict[int, int], dict[int, int]]]:
     portal = dict(nonflush), dict(flush)
     for table, is_flush in ((portal[0], False), (portal[1], True)):
         for key, value in table.items():
-            category = value >> CATEGORY_SHIFT
-            if category == Category.STRAIGHT_FLUSH or (
-                category == Category.FOUR_OF_A_KIND and (value >> (CATEGORY_SHIFT - 4)) & 15 == ACE
-            ):
-                table[key] = _rank_value5(_ranks_of(key), is_flush, "portal")
+            category = category_of(value)
+            if category not in (Category.STRAIGHT_FLUSH, Category.FOUR_OF_A_KIND):
+                continue
+            ranks = _ranks_of(key)
+            if category == Category.STRAIGHT_FLUSH or ranks.count(ACE) == 4:
+                table[key] = _rank_value5(ranks, is_flush, "portal")
     tables["portal"] = portal
     return tables
 
