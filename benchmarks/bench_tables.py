@@ -45,6 +45,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Awaitable
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from tempfile import mkdtemp
@@ -202,7 +203,9 @@ async def _run(
             gauges.cpu.setdefault(name, []).append(ms)
         gauges.queries.append(query_totals(counts))
 
-    async def storm(name: str, served: list[float], began: float, started: Any = None) -> None:
+    async def storm(
+        name: str, served: list[float], began: float, started: Awaitable[None] | None = None
+    ) -> None:
         """The CPU each part spends until every player's socket has its snapshot (the
         daphne processes' share of it a socket: where a storm's time goes). After the kill
         the fresh daphne processes' CPU, their start included, is all theirs: read once
