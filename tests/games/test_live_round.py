@@ -11,6 +11,7 @@ from django.core.management import call_command
 
 from games import services
 from games.models import Round, RoundState
+from games.rules.cards import format_cards, full_deck
 from games.selectors import settle_round_result
 from ledger import selectors as ledger_selectors
 from tests.support import live
@@ -244,7 +245,8 @@ def test_bad_input_is_refused_with_a_clear_error_and_changes_nothing(stack, play
         errors["shape"] = await an.wait_for(lambda m: m["type"] == "error")
         errors["type"] = await an.request(type="fly")
         forged = naive_arrangement(cards)
-        forged[0][0] = "AS" if "AS" not in cards else "2C" if "2C" not in cards else "3D"
+        # A card of the deck not dealt to this player (any three named ones may all be dealt).
+        forged[0][0] = next(c for c in format_cards(full_deck()) if c not in cards)
         errors["forged"] = await an.request(type="submit", round=round_id, chi=forged)
         short = naive_arrangement(cards)
         short[2] = short[2][:2]
