@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime, time
 from typing import Any
 
+from django.db import connection
 from django.db.models import QuerySet
 from django.utils import timezone
 
@@ -38,11 +39,17 @@ def _latest(table_id: int) -> QuerySet[Round]:
 
 # Every deal and every socket's snapshot reads it: compiled once (core.compiled).
 _LATEST = Compiled(_latest)
+# Without its summary and ratings (JSON decoded at every read): for the steps between
+# rounds, which ask only whether it ended and when, and its number.
+_LATEST_HEAD = Compiled(lambda table_id: _latest(table_id).defer("settlement", "ratings"))
 
 
-def latest_round(table: Table) -> Round | None:
-    """The table's latest round: the one being played, if any (games.services.rounds.is_live)."""
-    return _LATEST.first(table.pk)
+def latest_round(table: Table, *, summary: bool = True) -> Round | None:
+    """The table's latest round: the one being played, if any (games.services.rounds.is_live).
+
+    ``summary=False``: its ``settlement`` and ``ratings`` are left unread (read on first use,
+    a query each)."""
+    return (_LATEST if summary else _LATEST_HEAD).first(table.pk)
 
 
 def round_transfer_ids(round_id: int) -> list[int]:
@@ -63,11 +70,24 @@ def between_view(table: Table, latest: Round | None) -> dict[str, Any] | None:
         return None
     ready: list[int] = []
     waited: list[int] = []
-    rows = RoundEvent.objects.filter(round=latest, kind__in=BETWEEN_KINDS).order_by("seq")
-    for kind, user_id in rows.values_list("kind", "user_id"):
+    for kind, user_id in _between_entries(latest.pk):
         if kind == "wait":  # asking to wait takes back an earlier "ready"
             waited.append(user_id)
             ready = [u for u in ready if u != user_id]
         elif user_id not in ready:
             ready.append(user_id)
     return {"round": latest.pk, "ready": ready, "waited": waited}
+
+
+_BETWEEN_SQL = (
+    f"SELECT kind, user_id FROM {RoundEvent._meta.db_table}"
+    f" WHERE round_id = %s AND kind IN ({', '.join(['%s'] * len(BETWEEN_KINDS))}) ORDER BY seq"
+)
+
+
+def _between_entries(round_id: int) -> list[tuple[str, int]]:
+    """The round log's ``ready`` and ``wait`` entries, in order: (kind, user id). Its SQL is
+    written once (every ``ready`` reads it; the ORM compiled it afresh each time)."""
+    with connection.cursor() as cursor:
+        cursor.execute(_BETWEEN_SQL, [round_id, *BETWEEN_KINDS])
+        return [(kind, user_id) for kind, user_id in cursor.fetchall()]

@@ -24,9 +24,11 @@ from accounts.models import User
 from games.errors import RoundError, SeatError
 from games.models import Round, RoundEvent, Table
 from games.selectors import BETWEEN_KINDS, between_view, latest_round
+from games.selectors.tables import seats_with_users
 from games.services.common import lock_table, log
-from games.services.countdown import set_start
+from games.services.countdown import restate_start, set_start
 from games.services.rounds import deal
+from games.services.writes import one_statement
 
 Choice = Literal["wait", "ready"]
 
@@ -47,10 +49,10 @@ def between_rounds(user: User, table_id: int, round_id: int, choice: Choice) -> 
     if choice not in BETWEEN_KINDS:
         raise ValueError("choice")
     table = lock_table(table_id)  # the table's command stream: a deal cannot slip in
-    latest = latest_round(table)
+    latest = latest_round(table, summary=False)
     if latest is None or latest.pk != round_id or not latest.is_finished:
         raise RoundError(_("That round is not the one that just ended."), code="not_between_rounds")
-    seated = list(table.seat_set.select_related("user"))
+    seated = seats_with_users(table)
     if not any(seat.user_id == user.pk for seat in seated):
         raise SeatError(_("You are not seated at this table."), code="not_seated")
     if table.start_at is None:
@@ -76,12 +78,16 @@ def between_rounds(user: User, table_id: int, round_id: int, choice: Choice) -> 
         return None
     if user.pk in said["ready"]:
         return None  # said already: nothing changes
-    log(latest, "ready", {}, user)
     said["ready"].append(user.pk)
     people = {seat.user_id for seat in seated if not seat.user.is_bot}
     if people <= set(said["ready"]):
-        return deal(table, latest)  # everyone is ready: no reason to wait any longer
-    _announce(table, latest, table.start_at, said)
+        log(latest, "ready", {}, user)
+        return deal(table, latest, seats=seated)  # everyone is ready: why wait any longer
+    # The deal stays when it was: a "ready" never puts it off (no pacing again, and the
+    # timer already queued for that time still holds). One write: the log and the version.
+    with one_statement() as writes:
+        log(latest, "ready", {}, user, writes=writes)
+        restate_start(table, {"between": said}, writes=writes)
     return None
 
 

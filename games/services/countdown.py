@@ -216,6 +216,16 @@ def set_start(
     enqueue_start(table.pk, when)
 
 
+def restate_start(table: Table, extra: dict[str, Any], *, writes: Writes | None = None) -> None:
+    """The countdown again, to the deal already set (``table.start_at``), with ``extra``
+    (who is ready): a new version and its event, for the table only (the lobby's row has
+    not changed). Neither paced again nor a timer more: the one queued for that time still
+    holds (``start_round_when_due``)."""
+    assert table.start_at is not None
+    bump(table, writes=writes)
+    table_event(table, {"type": "countdown", "start_at": table.start_at.isoformat(), **extra})
+
+
 def enqueue_start(table_id: int, when: datetime) -> None:
     from games.tasks import start_round_when_due_task
 

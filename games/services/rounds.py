@@ -132,14 +132,16 @@ def is_live(latest: Round | None) -> bool:
     return latest is not None and not latest.is_finished
 
 
-def deal(table: Table, latest: Round | None) -> Round | None:
+def deal(table: Table, latest: Round | None, *, seats: list[Seat] | None = None) -> Round | None:
     """Stand up who cannot play, then deal, hold the stakes and start the arranging clock.
 
-    ``latest``: the table's latest round, finished (read by the caller under the lock)."""
+    ``latest``: the table's latest round, finished; ``seats``: its seats with their users
+    (``seats_with_users``), if the caller has them (both read under the table's lock)."""
     now = timezone.now()
     table.start_at = None  # saved by the bump below, with the version
     playing: list[Seat] = []
-    seats = seats_with_users(table)
+    if seats is None:
+        seats = seats_with_users(table)
     stakes = for_table(table)
     balances = stakes.balances(table, [seat.user_id for seat in seats])
     away = away_players(table.pk, seats, now)

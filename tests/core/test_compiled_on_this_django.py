@@ -108,6 +108,7 @@ def test_every_compiled_statement_of_a_round_and_a_snapshot_builds_what_the_orm_
         ),
         *((players, (round_.pk,)) for players in engine._PLAYERS.values()),
         (rounds._LATEST, (table.pk,)),
+        (rounds._LATEST_HEAD, (table.pk,)),
         (tables._SEATED, (table.pk,)),
         (tables._WITH_HOST, (table.pk,)),
         (chat_selectors._SETTINGS, (table.pk,)),

@@ -70,6 +70,35 @@ def test_when_every_person_is_ready_the_next_round_is_dealt_at_once(players, tab
     assert dealt.state == RoundState.ARRANGING
 
 
+def test_a_ready_never_puts_the_deal_off_and_queues_no_timer_of_its_own(  # type: ignore[no-untyped-def]
+    players, table, published, monkeypatch
+) -> None:
+    """Before, a ``ready`` counted the deal down again from scratch: paced once more (a
+    site dealing its rate moved it later) and a second timer queued for it."""
+    from games.services import countdown
+    from games.tasks import start_round_when_due_task
+
+    for p in players[:3]:
+        services.sit(p, table.pk)
+    first = _play_round(players, table)
+    table.refresh_from_db()
+    start_at, version = table.start_at, table.version
+    queued: list[Any] = []
+    monkeypatch.setattr(start_round_when_due_task, "apply_async", lambda *a, **k: queued.append(a))
+    monkeypatch.setattr(countdown, "paced", lambda _table, when: when + timedelta(seconds=10))
+    published.clear()
+
+    assert services.between_rounds(players[0], table.pk, first.pk, "ready") is None
+
+    table.refresh_from_db()
+    assert table.start_at == start_at and table.version == version + 1
+    assert queued == []
+    [event] = [e for _g, e in published if e.get("type") == "countdown"]
+    assert event["start_at"] == start_at.isoformat() and event["version"] == version + 1
+    assert event["between"] == {"round": first.pk, "ready": [players[0].pk], "waited": []}
+    assert RoundEvent.objects.filter(round=first, kind="ready").count() == 1
+
+
 def test_saying_ready_twice_changes_nothing(players, table) -> None:  # type: ignore[no-untyped-def]
     for p in players[:2]:
         services.sit(p, table.pk)

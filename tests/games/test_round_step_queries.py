@@ -224,3 +224,31 @@ def test_a_four_player_round_takes_at_most_40_queries_counting_each_step_and_its
     assert over == {}, f"over the cap {ROUND_CAPS}: {counts}"
     total = sum(sum(found) for found in counts.values())
     assert total <= ROUND_CAP, f"{total} queries a round: {counts}"
+
+
+READY = 5
+"""A ``ready`` that is not the last (games.services.between): the table's lock, its latest
+round (without its summary), the seats with their users, who has said ready, and one
+statement for the log entry and the version."""
+LAST_READY = 9
+"""The last ``ready``: the same reads, its log entry, and the deal on the seats it read
+(the balances, the round, the holds, one statement)."""
+
+
+def test_a_ready_takes_at_most_five_queries_and_the_last_deals_in_nine(
+    players, table, django_assert_max_num_queries
+):
+    round_ = _deal_to_four(players, table, django_assert_max_num_queries)
+    for rp in round_.players.select_related("user"):
+        services.submit_arrangement(rp.user, round_.pk, naive_arrangement(rp.cards))
+    services.advance_round(round_.pk, RoundState.SHOWDOWN, _due(round_).phase)
+    round_.refresh_from_db()
+    assert round_.state == RoundState.SETTLED
+    *first, last = players
+    for player in first:
+        with django_assert_max_num_queries(READY + SAVEPOINT):
+            assert services.between_rounds(player, table.pk, round_.pk, "ready") is None
+    with django_assert_max_num_queries(LAST_READY + SAVEPOINT):
+        dealt = services.between_rounds(last, table.pk, round_.pk, "ready")
+    assert dealt is not None and dealt.number == round_.number + 1
+    assert dealt.players.count() == 4
