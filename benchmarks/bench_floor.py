@@ -1,7 +1,8 @@
 """The stack's floor: bench_tables' load against a relay with no database and no Celery.
 
     .venv/bin/python benchmarks/bench_floor.py [--tables 100] [--seconds 60] [--servers 2]
-        [--ramp 10] [--warmup 30] [--stagger 0] [--compare] [--runs 1] [--ours-ms MS]
+        [--ramp 10] [--warmup 30] [--stagger 0] [--read 2 7] [--no-ready] [--compare]
+        [--runs 1] [--ours-ms MS]
 
 The same scripted players as benchmarks/bench_tables.py (benchmarks/tables/players.py, the
 same tables of 4, the same thinking, the same measures) play against daphne processes (as
@@ -45,7 +46,7 @@ from tempfile import mkdtemp
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.bench_tables import Servers, add_load_options  # noqa: E402
+from benchmarks.bench_tables import Servers, add_load_options, reading  # noqa: E402
 from benchmarks.floor.relay import REVEAL_SECONDS, SUMMARY_SECONDS  # noqa: E402
 from benchmarks.speed import describe as machine_speed  # noqa: E402
 from benchmarks.tables.measures import Gauges, Stats, cpu_ms, cpu_ms_named  # noqa: E402
@@ -83,7 +84,7 @@ async def _play(servers: Servers, args: argparse.Namespace) -> Played:
     now = time.monotonic()
     measure_from = now + args.warmup
     measure_until = measure_from + args.seconds
-    stats = Stats(measure_from, measure_until, measure_until, None)
+    stats = Stats(measure_from, measure_until, measure_until, None, read=reading(args))
     gauges = Gauges()
     each_daphne: dict[int, float] = {}  # its CPU in the window, ms (a relay that did nothing)
 
@@ -192,6 +193,7 @@ def run_ours(args: argparse.Namespace) -> Side:
         "--tables", str(args.tables), "--seconds", str(args.seconds),
         "--servers", str(args.servers), "--ramp", str(args.ramp),
         "--warmup", str(args.warmup), "--stagger", str(args.stagger), "--no-restart",
+        *(["--no-ready"] if args.no_ready else ["--read", *map(str, args.read)]),
     ]  # fmt: skip
     print(f"ours: {' '.join(command[1:])}")
     done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)

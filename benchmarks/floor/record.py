@@ -4,7 +4,8 @@
 
 Plays one round of bench_tables' table (4 players, the same rules) through the real
 services on a scratch PostgreSQL database, in this process, and keeps, for each step a
-client or a timer makes (connect, sit, start, submit, each timer step, the next deal),
+client or a timer makes (connect, sit, start, submit, each timer step, each ready, the next
+deal),
 the messages it produced: every ``group_send`` (its group, as ``table``, ``private`` (a
 seat's), ``user`` (a seat's), ``lobby``, and its payload; the showdown's later chi, which
 the site's sockets hold until their time, as timer steps of their own) and what the
@@ -132,10 +133,14 @@ def _steps(table: Any, users: list[Any], sent: list[dict[str, Any]]) -> dict[str
         games.advance_round(round_.pk, round_.state, round_.phase)
         timers.extend(_timer_steps(step()))
     steps["timers"] = timers
-    table.refresh_from_db()
-    Table.objects.filter(pk=table.pk).update(start_at=timezone.now() - timedelta(seconds=1))
-    games.start_round_when_due(table.pk)
-    steps["deal"] = {"events": step()}
+    # Each seat says ready after reading the summary (bench_tables' players do): the first
+    # three are answered by the countdown with who is ready, the fourth deals at once.
+    for k, user in enumerate(users):
+        dealt = games.between_rounds(user, table.pk, round_.pk, "ready")
+        if k < len(users) - 1:
+            steps[f"ready:{k}"] = {"ok": {}, "events": step()}
+    assert dealt is not None
+    steps["deal"] = {"ok": {"round": dealt.pk}, "events": step()}
     return steps
 
 

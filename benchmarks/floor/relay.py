@@ -6,8 +6,9 @@ services by ``benchmarks.floor.record``): the snapshot and chat state on connect
 ``seat_taken`` (each socket answering it with its ``chat_role``), the lobby's rows and the
 countdown; on the deal, ``round_started``, each player's ``cards`` and ``round_dealt``; on a
 submission its ``ok``, ``submitted`` to the table and ``submission`` to the player; then the
-showdown's reveals, one every ``reveal_seconds``, the ``settled`` summary and its countdown,
-and ``summary_seconds`` later the next deal. Every event goes through the channel layer's
+showdown's reveals, one every ``reveal_seconds``, the ``settled`` summary and its countdown;
+on each ``ready`` the countdown with who is ready, and the next deal when all four are, or
+``summary_seconds`` after the summary. Every event goes through the channel layer's
 ``group_send`` to the groups the site uses, encoded as ``games.events.message`` encodes it.
 
 The table's clock (who has submitted, the reveals, the next deal) lives in the socket of
@@ -150,6 +151,13 @@ class RelayConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             await self.channel_layer.group_send(
                 self.clock_group, {"type": "floor.submitted", "seat": self.seat, "round": round_id}
             )
+        elif kind == "ready":
+            # The host's clock sends what the site's step does: the countdown with who is
+            # ready, or (the fourth) the next deal.
+            await self.channel_layer.group_send(
+                self.clock_group,
+                {"type": "floor.ready", "seat": self.seat, "round": int(content["round"])},
+            )
         else:
             await self.send_json({"type": "error", "code": "unknown_type", "ref": ref,
                                   "message": "Unknown message type."})  # fmt: skip
@@ -169,6 +177,10 @@ class RelayConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         if self.clock is not None:
             self.clock.submitted(event["seat"], event["round"])
 
+    async def floor_ready(self, event: dict[str, Any]) -> None:
+        if self.clock is not None:
+            await self.clock.ready(event["seat"], event["round"])
+
 
 class TableClock:
     """A table's rounds, kept by its host's socket: the deal, the submissions, the reveals
@@ -183,6 +195,8 @@ class TableClock:
         self.done: set[int] = set()
         self.tasks: set[asyncio.Task[None]] = set()
         self.deadline: asyncio.Task[None] | None = None
+        self.between = 0  # the round whose summary is showing (0: none)
+        self.readies: set[int] = set()
 
     def _spawn(self, coroutine: Any) -> asyncio.Task[None]:
         task = asyncio.get_running_loop().create_task(coroutine)
@@ -243,5 +257,20 @@ class TableClock:
             if index:
                 await asyncio.sleep(REVEAL_SECONDS)
             await self.consumer.publish(recorded, round_id)
+        self.between, self.readies = round_id, set()
         await asyncio.sleep(SUMMARY_SECONDS)
+        if self.between == round_id:  # nobody made it deal sooner by saying ready
+            self.between = 0
+            await self._deal(STEPS["deal"]["events"])
+
+    async def ready(self, seat: int, round_id: int) -> None:
+        """A seat said ready after the round ``round_id``: the countdown with who is, or,
+        once all four are, the next deal at once (games.services.between)."""
+        if round_id != self.between or seat in self.readies:
+            return
+        self.readies.add(seat)
+        if len(self.readies) < SEATS:
+            await self.consumer.publish(STEPS[f"ready:{len(self.readies) - 1}"]["events"])
+            return
+        self.between = 0
         await self._deal(STEPS["deal"]["events"])

@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import time
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -68,6 +69,19 @@ class Stats:
     played_on: set[int] = field(default_factory=set)  # tables that settled after the restart
     deals: list[float] = field(default_factory=list)  # when each table's host got its cards
     killed_at: float | None = None
+    # Seconds a player reads the summary before saying ``ready`` (uniform between the two);
+    # None: never says it, and the next deal waits out the summary (TABLE_SUMMARY_SECONDS).
+    read: tuple[float, float] | None = None
+    readies: int = 0  # ``ready`` sent
+    readies_late: int = 0  # refused as the round before: the countdown ran out first
+
+    decided: dict[int, bool] = field(default_factory=dict)  # round id -> played
+
+    def to_play(self, round_id: int) -> bool:
+        """Whether a table's four play the round they were dealt: those dealt before the
+        run's end are played to the end by all four, whichever sees its cards first
+        decides, so no player is left waiting on a round the others walked away from."""
+        return self.decided.setdefault(round_id, time.monotonic() < self.stop_at)
 
     def record(self, sent: float, reply: dict[str, Any], broadcast: dict[str, Any]) -> None:
         latency = (broadcast["_at"] - sent) * 1000

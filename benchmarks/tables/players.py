@@ -78,11 +78,15 @@ class BenchPlayer:
         if is_host:
             await self.client.request(type="start")
         dealt: tuple[int, list[str]] | None = None
-        while time.monotonic() < stats.stop_at:
+        while True:
             try:
                 if dealt is None:
                     dealt = await self._next_deal(is_host)
+                    if dealt is None and time.monotonic() >= stats.stop_at:
+                        break
                 if dealt is not None:
+                    if not stats.to_play(dealt[0]):
+                        break  # dealt after the run's end: nobody at the table plays it
                     await self._play_round(*dealt, is_host=is_host, pool=pool)
                     dealt = None
             except SocketClosed:
@@ -136,9 +140,26 @@ class BenchPlayer:
             lambda m: m["type"] == "submission" and m["round"] == round_id, timeout=30
         )
         stats.record(sent, reply, mine)
-        await client.wait_for(lambda m: m["type"] == "settled", timeout=60)
+        await client.wait_for(
+            lambda m: m["type"] == "settled" and m["round"] == round_id, timeout=60
+        )
         now = time.monotonic()
         if is_host and stats.measure_from <= now < stats.measure_until:
             stats.rounds += 1
         if stats.killed_at is not None and sent > stats.killed_at:
             stats.played_on.add(self.table_id)
+        if stats.read is not None:
+            await self._ready(round_id, random.uniform(*stats.read))
+
+    async def _ready(self, round_id: int, after: float) -> None:
+        """Read the summary for ``after`` seconds, then say ready (docs/protocol.md, "Between
+        rounds"): the last of the table's four to say it has the next round dealt at once."""
+        await asyncio.sleep(after)
+        self.stats.readies += 1
+        reply = await self.client.request(type="ready", round=round_id)
+        if reply["type"] != "error":
+            return
+        if reply["code"] == "not_between_rounds":  # the countdown ran out first: dealt
+            self.stats.readies_late += 1
+        else:
+            self.stats.refused[f"ready: {reply['code']}"] += 1

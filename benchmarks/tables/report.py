@@ -192,8 +192,13 @@ def report(
             with (logs / "failed-players.json").open("w") as out:
                 trails = {p.name: [p.history, p.client.received] for p, _ in failures}
                 json.dump(trails, out, default=str)
+    if stats.read is not None:
+        print(
+            f"ready said after reading the summary {stats.read[0]:g}-{stats.read[1]:g} s: "
+            f"{stats.readies} times, {stats.readies_late} after the countdown had run out"
+        )
     if stats.refused:
-        wrong.append(f"refused submissions: {dict(stats.refused)}")
+        wrong.append(f"refused commands: {dict(stats.refused)}")
     if not stats.latencies:
         wrong.append("no submission measured")
     for name, lines in _log_errors(logs, sizes).items():
