@@ -26,13 +26,10 @@ def on_seat_changed(sender: Any, table_id: int, **kwargs: Any) -> None:
         return  # no bot to send away, none to bring: one query at most tables, at every sit
     if active_round(table) is not None:
         return  # bots come and go between rounds; round_settled looks again
-    if (
-        bots_seated
-        and not selectors.seated_people(table).exists()
-        and not selectors.is_bot_only(table)
-    ):
+    seats = selectors.who_sits(table)  # one read for what follows (every sit-down asks)
+    if bots_seated and not seats.people and not selectors.is_bot_only(table):
         tasks.tidy_table_task.delay(table.pk)  # the last person left: the bots go too
-    _schedule_fill(table)
+    _schedule_fill(table, seats)
 
 
 def on_round_settled(sender: Any, table_id: int, round_id: int, **kwargs: Any) -> None:
@@ -44,13 +41,18 @@ def on_round_settled(sender: Any, table_id: int, round_id: int, **kwargs: Any) -
     _schedule_fill(table)  # a table without bots, not open to them: no further query
 
 
-def _schedule_fill(table: Table) -> None:
-    """Bots come for the free seats once the people here have waited undisturbed."""
-    if not table.allow_bots or not table.is_open or table.seat_set.count() >= table.seats:
+def _schedule_fill(table: Table, seats: selectors.Seated | None = None) -> None:
+    """Bots come for the free seats once the people here have waited undisturbed
+    (``seats``: who sits there, if the caller has read it)."""
+    if not table.allow_bots or not table.is_open:
         return
-    if selectors.seated_people(table).exists() or selectors.is_bot_only(table):
+    if seats is None:
+        seats = selectors.who_sits(table)
+    if len(seats.user_ids) >= table.seats:
+        return
+    if seats.people or selectors.is_bot_only(table):
         tasks.fill_table_task.apply_async(
-            (table.pk, selectors.seated_user_ids(table)), countdown=table.bot_wait_seconds
+            (table.pk, seats.user_ids), countdown=table.bot_wait_seconds
         )
 
 

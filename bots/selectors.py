@@ -91,6 +91,21 @@ def seated_user_ids(table: Table) -> list[int]:
     return sorted(table.seat_set.values_list("user_id", flat=True))
 
 
+@dataclass(frozen=True)
+class Seated:
+    """Who sits at a table: every user id (sorted, as ``seated_user_ids``) and whether a
+    person (not a bot) is among them."""
+
+    user_ids: list[int]
+    people: bool
+
+
+def who_sits(table: Table) -> Seated:
+    """Who sits at the table, in one query (the bots' receivers ask at every seat change)."""
+    rows = sorted(table.seat_set.values_list("user_id", "user__is_bot"))
+    return Seated([user_id for user_id, _bot in rows], any(not bot for _id, bot in rows))
+
+
 def is_bot_only(table: Table) -> bool:
     return BotOnlyTable.objects.filter(table=table).exists()
 

@@ -16,13 +16,9 @@ from games.models import Table
 from games.selectors import acting_host_id
 from social.errors import SocialError
 from social.models import Block
-from social.selectors import block_between
+from social.selectors import block_between, block_with_seated
 
 NEUTRAL = _("You cannot join this table.")
-
-
-def _seated_people(table: Table) -> set[int]:
-    return set(table.seat_set.filter(user__is_bot=False).values_list("user_id", flat=True))
 
 
 def on_sit_requested(sender: Any, user: User, table: Table, **kwargs: Any) -> SocialError | None:
@@ -31,14 +27,12 @@ def on_sit_requested(sender: Any, user: User, table: Table, **kwargs: Any) -> So
     from (its acting host is seated)."""
     if user.is_bot:
         return None
-    seated = _seated_people(table)
-    others = (seated | {table.host_id}) if table.is_private else seated
-    block = block_between(user.pk, others)
+    block = block_with_seated(user.pk, table)  # one query, the seats read inside it
     if block is None:
         return None
     if block.blocker_id != user.pk:
         return SocialError(NEUTRAL, code="join_refused")
-    if block.blocked_id in seated:
+    if table.seat_set.filter(user_id=block.blocked_id).exists():
         return SocialError(
             _("You blocked %(name)s, who is seated at this table."),
             code="you_blocked",

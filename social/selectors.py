@@ -44,6 +44,26 @@ def block_between(user_id: int, other_ids: Iterable[int]) -> Block | None:
     )
 
 
+def block_with_seated(user_id: int, table: Table) -> Block | None:
+    """``block_between`` the user and the people seated at ``table`` (and, at a private
+    table, its creator), in one query: the seats are read inside it (every sit-down asks)."""
+    seated = Seat.objects.filter(table_id=table.pk, user__is_bot=False).values("user_id")
+    others = Q(blocked_id__in=seated)
+    theirs = Q(blocker_id__in=seated)
+    if table.is_private and table.host_id is not None:
+        others |= Q(blocked_id=table.host_id)
+        theirs |= Q(blocker_id=table.host_id)
+    theirs_last = Case(
+        When(blocker_id=user_id, then=Value(0)), default=Value(1), output_field=IntegerField()
+    )
+    return (
+        Block.objects.filter(Q(blocker_id=user_id) & others | Q(blocked_id=user_id) & theirs)
+        .select_related("blocker", "blocked")
+        .order_by(theirs_last, "pk")
+        .first()
+    )
+
+
 def kept_apart(a_id: int, b_id: int) -> bool:
     """A block, either way, keeps two people apart: neither sits where the other is seated,
     watches or enters a private table the other hosts or created, nor invites the other
