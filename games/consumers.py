@@ -141,6 +141,11 @@ def login_stack(inner: Any) -> Any:
     return CookieMiddleware(SessionMiddleware(inner))
 
 
+class SessionEnded(Exception):
+    """The socket's login session ended (or its user was deactivated): found by a command's
+    thread before the command ran. The socket closes with CLOSE_UNAUTHENTICATED."""
+
+
 def _session_alive(session_key: str, user_id: int) -> bool:
     if settings.SESSION_ENGINE == "django.contrib.sessions.backends.db":
         return _db_session_alive(session_key, user_id)
@@ -224,6 +229,7 @@ class _Consumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         self.session_key = getattr(session, "session_key", None) or ""
         self.session_user = getattr(self.scope.get("user"), "pk", None)
         self.session_checked = time.monotonic()
+        self.session_due = False  # the next command checks the session before it runs
         if self.session_key:
             await self.channel_layer.group_add(
                 events.session_group(self.session_key), self.channel_name
@@ -245,15 +251,26 @@ class _Consumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     async def session_ended(self, event: dict[str, Any]) -> None:
         await self.close(code=CLOSE_UNAUTHENTICATED)
 
-    async def _session_alive(self) -> bool:
-        """False once the socket's login session has ended (checked every few seconds)."""
+    def _session_check_due(self) -> bool:
+        """Whether the login session is to be checked now (every few seconds of activity)."""
         if not self.session_key or self.session_user is None:
-            return True
+            return False
         now = time.monotonic()
         if now - self.session_checked < SESSION_CHECK_SECONDS:
-            return True
+            return False
         self.session_checked = now
+        return True
+
+    async def _session_alive(self) -> bool:
+        """False once the socket's login session has ended (checked every few seconds)."""
+        if not self._session_check_due():
+            return True
         return bool(await run_command(_session_alive)(self.session_key, self.session_user))
+
+    def _runs_command(self, content: dict[str, Any]) -> bool:
+        """Whether this message runs a command on a database thread, which then checks the
+        login session first, in the same hop (``session_due``), not one of its own."""
+        return False
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if not self.bucket.allow():
@@ -267,7 +284,9 @@ class _Consumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         if isinstance(content, str):
             await self.error("malformed", content)
             return
-        if not await self._session_alive():
+        if self._runs_command(content):
+            self.session_due = self._session_check_due()  # checked by the command's thread
+        elif not await self._session_alive():
             await self.close(code=CLOSE_UNAUTHENTICATED)
             return
         if not await self._still_admitted():
@@ -544,6 +563,9 @@ class TableConsumer(_Consumer):
                 return
             try:
                 reply = await self._timed(kind, handler, content)
+            except SessionEnded:
+                await self.close(code=CLOSE_UNAUTHENTICATED)
+                return
             except GameError as exc:
                 await self.error(exc.code, exc.message, ref)
                 if exc.code == "stale_version":
@@ -560,17 +582,26 @@ class TableConsumer(_Consumer):
                 return
             await self.send_json({"type": "ok", "for": kind, "ref": ref, **(reply or {})})
 
+    def _runs_command(self, content: dict[str, Any]) -> bool:
+        return content.get("type") in self.HANDLERS  # each runs in _timed
+
     async def _timed(self, kind: str, handler: Callable[..., Any], content: dict[str, Any]) -> Any:
         """Run a command on the pool; log it when slow, with where the time went."""
         received = time.monotonic()
         started = finished = received
         cpu = 0.0
 
+        # The login session to check first, in the command's hop (_Consumer.receive).
+        due, self.session_due = self.session_due, False
+        login = (self.session_key, self.session_user) if due and self.session_user else None
+
         def timed_handler(consumer: TableConsumer, content: dict[str, Any]) -> Any:
             nonlocal started, finished, cpu
             started, cpu_start = time.monotonic(), time.thread_time()
             try:
                 _connect_first()
+                if login is not None and not _session_alive(*login):
+                    raise SessionEnded()  # before the command: nothing of it has run
                 with querycount.step(kind):
                     return handler(consumer, content)
             finally:

@@ -154,8 +154,9 @@ def _deactivate_users() -> None:
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("end", [_end_sessions, _expire_sessions, _deactivate_users])
+@pytest.mark.parametrize("message", ["sit", "snapshot"])  # a command, and a read
 def test_a_socket_whose_session_ended_expired_or_whose_user_was_deactivated_can_do_nothing(
-    table: Any, monkeypatch: pytest.MonkeyPatch, end: Any
+    table: Any, monkeypatch: pytest.MonkeyPatch, end: Any, message: str
 ) -> None:
     monkeypatch.setattr(consumers, "SESSION_CHECK_SECONDS", 0.0)
     _client, cookie = _logged_in(table.host)
@@ -163,13 +164,50 @@ def test_a_socket_whose_session_ended_expired_or_whose_user_was_deactivated_can_
     async def run() -> Any:
         socket = await _open(table.pk, cookie)
         await asyncio.to_thread(end)
-        await socket.send_json_to({"type": "sit"})
+        await socket.send_json_to({"type": message})
         closed = await socket.receive_output(timeout=5)
         await _done()
         return closed
 
     assert run_async(run()) == {"type": "websocket.close", "code": 4401}
     assert not table.seat_set.exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_command_checks_the_login_session_on_its_own_thread_hop_not_one_more(
+    table: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Every command checked the session first in a hop of its own to a database thread
+    # (two hops a command, each a few hundred microseconds of the server's event loop).
+    monkeypatch.setattr(consumers, "SESSION_CHECK_SECONDS", 0.0)
+    hops: list[str] = []
+    checks: list[int] = []
+    run_command, session_alive = consumers.run_command, consumers._session_alive
+
+    def counted_run_command(func: Any) -> Any:
+        hops.append(getattr(func, "__name__", repr(func)))
+        return run_command(func)
+
+    def counted_session_alive(key: str, user_id: int) -> bool:
+        checks.append(user_id)
+        return session_alive(key, user_id)
+
+    monkeypatch.setattr(consumers, "run_command", counted_run_command)
+    monkeypatch.setattr(consumers, "_session_alive", counted_session_alive)
+    _client, cookie = _logged_in(table.host)
+
+    async def run() -> tuple[str, list[str]]:
+        socket = await _open(table.pk, cookie)
+        hops.clear()
+        reply = await _reply(socket, type="sit")
+        during = list(hops)
+        await socket.disconnect()
+        await _done()
+        return str(reply["type"]), during
+
+    assert run_async(run()) == ("ok", ["timed_handler"])
+    assert checks == [table.host.pk]
+    assert table.seat_set.filter(user=table.host).exists()
 
 
 @pytest.mark.django_db(transaction=True)
