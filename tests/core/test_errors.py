@@ -41,6 +41,9 @@ NOT_REFUSALS = {
     # A wiring mistake (no stakes provider registered for a kind of table), never a
     # refusal a user sees.
     "games.stakes.NoStakesProvider",
+    # A command's thread found the socket's login session ended: the socket closes with
+    # 4401 (docs/protocol.md, "Sessions"), no message is shown.
+    "games.consumers.SessionEnded",
 }
 
 
