@@ -75,13 +75,14 @@ class Stats:
     readies: int = 0  # ``ready`` sent
     readies_late: int = 0  # refused as the round before: the countdown ran out first
 
-    decided: dict[int, bool] = field(default_factory=dict)  # round id -> played
+    decided: dict[tuple[int, int], bool] = field(default_factory=dict)  # (table, round)
 
-    def to_play(self, round_id: int) -> bool:
+    def to_play(self, table_id: int, round_id: int) -> bool:
         """Whether a table's four play the round they were dealt: those dealt before the
         run's end are played to the end by all four, whichever sees its cards first
-        decides, so no player is left waiting on a round the others walked away from."""
-        return self.decided.setdefault(round_id, time.monotonic() < self.stop_at)
+        decides, so no player is left waiting on a round the others walked away from. By
+        table and round: the floor's relay numbers each table's rounds from 1."""
+        return self.decided.setdefault((table_id, round_id), time.monotonic() < self.stop_at)
 
     def record(self, sent: float, reply: dict[str, Any], broadcast: dict[str, Any]) -> None:
         latency = (broadcast["_at"] - sent) * 1000

@@ -85,7 +85,7 @@ class BenchPlayer:
                     if dealt is None and time.monotonic() >= stats.stop_at:
                         break
                 if dealt is not None:
-                    if not stats.to_play(dealt[0]):
+                    if not stats.to_play(self.table_id, dealt[0]):
                         break  # dealt after the run's end: nobody at the table plays it
                     await self._play_round(*dealt, is_host=is_host, pool=pool)
                     dealt = None
