@@ -30,17 +30,8 @@ def block_between(user_id: int, other_ids: Iterable[int]) -> Block | None:
     others = {pk for pk in other_ids if pk != user_id}
     if not others:
         return None
-    theirs_last = Case(
-        When(blocker_id=user_id, then=Value(0)), default=Value(1), output_field=IntegerField()
-    )
-    return (
-        Block.objects.filter(
-            Q(blocker_id=user_id, blocked_id__in=others)
-            | Q(blocked_id=user_id, blocker_id__in=others)
-        )
-        .select_related("blocker", "blocked")
-        .order_by(theirs_last, "pk")
-        .first()
+    return _first_block(
+        user_id, blocked=Q(blocked_id__in=others), blockers=Q(blocker_id__in=others)
     )
 
 
@@ -48,16 +39,21 @@ def block_with_seated(user_id: int, table: Table) -> Block | None:
     """``block_between`` the user and the people seated at ``table`` (and, at a private
     table, its creator), in one query: the seats are read inside it (every sit-down asks)."""
     seated = Seat.objects.filter(table_id=table.pk, user__is_bot=False).values("user_id")
-    others = Q(blocked_id__in=seated)
-    theirs = Q(blocker_id__in=seated)
+    blocked, blockers = Q(blocked_id__in=seated), Q(blocker_id__in=seated)
     if table.is_private and table.host_id is not None:
-        others |= Q(blocked_id=table.host_id)
-        theirs |= Q(blocker_id=table.host_id)
+        blocked |= Q(blocked_id=table.host_id)
+        blockers |= Q(blocker_id=table.host_id)
+    return _first_block(user_id, blocked=blocked, blockers=blockers)
+
+
+def _first_block(user_id: int, *, blocked: Q, blockers: Q) -> Block | None:
+    """The first block the user made of ``blocked``, else the first by one of ``blockers``
+    of the user (block_between's order)."""
     theirs_last = Case(
         When(blocker_id=user_id, then=Value(0)), default=Value(1), output_field=IntegerField()
     )
     return (
-        Block.objects.filter(Q(blocker_id=user_id) & others | Q(blocked_id=user_id) & theirs)
+        Block.objects.filter(Q(blocker_id=user_id) & blocked | Q(blocked_id=user_id) & blockers)
         .select_related("blocker", "blocked")
         .order_by(theirs_last, "pk")
         .first()
