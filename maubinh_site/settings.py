@@ -167,7 +167,9 @@ if REDIS_URL:
     }
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            # Django's, with one Redis client (and connection pool) per process instead of
+            # one per async context, so per socket (maubinh_site/cache.py).
+            "BACKEND": "maubinh_site.cache.RedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": REDIS_PREFIX,
         }

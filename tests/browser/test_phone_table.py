@@ -580,12 +580,21 @@ def test_under_reduced_motion_the_showdown_is_calm_and_says_the_same(pages) -> N
     assert page.locator(".coin").count() == 0
 
 
+# Each shift with what moved, from where to where, when, and the page's state then (its
+# height, its width inside any scrollbar, the table's loading state): a failure names its
+# mechanism.
 LAYOUT_SHIFTS = """
 window.__shifts = [];
+const box = (r) => r ? [r.x, r.y, r.width, r.height].map(Math.round) : null;
 new PerformanceObserver((list) => {
   for (const e of list.getEntries()) {
-    if (!e.hadRecentInput) window.__shifts.push({value: e.value, sources: (e.sources || [])
-      .map((s) => s.node && s.node.nodeType === 1 ? (s.node.id || s.node.className) : '')});
+    if (e.hadRecentInput) continue;
+    const page = document.getElementById('table-page');
+    window.__shifts.push({value: e.value, at: Math.round(e.startTime), sources: (e.sources || [])
+      .map((s) => [s.node && s.node.nodeType === 1 ? (s.node.id || s.node.className) : '',
+                   box(s.previousRect), box(s.currentRect)]),
+      page: [document.documentElement.scrollHeight, document.documentElement.clientWidth,
+             page ? page.dataset.state : null]});
   }
 }).observe({type: 'layout-shift', buffered: true});
 """
