@@ -10,6 +10,7 @@ each socket is told its user's role again (`chat_role`: host or not, where they 
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections.abc import Callable
@@ -27,6 +28,31 @@ logger = logging.getLogger(__name__)
 FILTERED = {"chat_message", "chat_reaction"}
 # After these, who hosts the table (social's acting host) and who may write may have changed.
 SEATING = {"seat_taken", "seat_left", "chat_settings"}
+
+
+# The chat roles of a table read after one of its events, by (table, version), shared by
+# the sockets of the table in this process: each socket used to read the same rows after
+# every seat taken or left (a warm-up's 200 tables: about ten reads of four queries each
+# a table). Kept ROLES_KEPT_SECONDS after the read, for sockets a moment behind.
+_roles: dict[tuple[int, int], asyncio.Future[selectors.TableRoles]] = {}
+ROLES_KEPT_SECONDS = 2.0
+
+
+async def table_roles(table_id: int, version: Any) -> selectors.TableRoles:
+    """The table's chat roles as they are since its event of ``version`` (read now when
+    the event has none). Every socket of the table in this process that receives the event
+    shares one read; a failed read fails each of them, and the next event reads again."""
+    if isinstance(version, bool) or not isinstance(version, int):
+        return await run_read(selectors.table_roles)(table_id)  # type: ignore[no-any-return]
+    key = (table_id, version)
+    shared = _roles.get(key)
+    if shared is None:
+        shared = _roles[key] = asyncio.ensure_future(run_read(selectors.table_roles)(table_id))
+        loop = asyncio.get_running_loop()
+        shared.add_done_callback(
+            lambda _read: loop.call_later(ROLES_KEPT_SECONDS, _roles.pop, key, None)
+        )
+    return await asyncio.shield(shared)
 
 
 class ChatTableConsumer(TableConsumer):
@@ -96,7 +122,7 @@ class ChatTableConsumer(TableConsumer):
         await super().game_event(event)
         if head.get("type") in SEATING:
             try:
-                role = await run_read(selectors.chat_role)(self.user, self.table_id)
+                role = (await table_roles(self.table_id, head.get("version"))).of(self.user)
             except Exception:
                 logger.exception("table %s: chat role failed", self.table_id)
                 return

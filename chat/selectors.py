@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
@@ -133,14 +134,35 @@ def phrase_list(language: str) -> list[dict[str, str]]:
         return [{"id": key, "text": str(text)} for key, text in PHRASES.items()]
 
 
+@dataclass(frozen=True)
+class TableRoles:
+    """What everyone's chat role at a table follows from, read once: the table, its seats
+    and its chat settings (``table_roles``); ``of`` gives one user's."""
+
+    table: Table
+    seated: list[Seat]
+    chat_settings: ChatSettings
+
+    def of(self, user: User) -> dict[str, Any]:
+        """Whether the user hosts the table and where they may write (``chat_role``)."""
+        return {
+            "type": "chat_role",
+            "host": is_acting_host(self.table, user, self.seated),
+            "post": may_post(user.pk, self.table, self.chat_settings, self.seated),
+        }
+
+
+def table_roles(table_id: int) -> TableRoles:
+    """The table's chat roles after a seat changed or its settings did: three reads, the
+    first two compiled (core.compiled), shared by every socket of the table in a process
+    (chat.consumers)."""
+    table = table_with_host(table_id)
+    return TableRoles(table, seats_with_users(table), settings_of(table_id))
+
+
 def chat_role(user: User, table_id: int) -> dict[str, Any]:
     """Whether the user hosts the table and where they may write, after a seat changed."""
-    table = Table.objects.get(pk=table_id)
-    return {
-        "type": "chat_role",
-        "host": is_acting_host(table, user),
-        "post": may_post(user.pk, table, settings_of(table_id)),
-    }
+    return table_roles(table_id).of(user)
 
 
 def chat_state(user: User, table_id: int, language: str) -> dict[str, Any]:

@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 import pytest
@@ -223,3 +223,25 @@ def published(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, dict[str, Any]
 
     monkeypatch.setattr(events, "publish", record)
     return sent
+
+
+@pytest.fixture
+def own_socket_threads(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Table commands and handshakes on threads of this test's, whose connections are
+    closed afterwards (an open one would keep the test database from being dropped)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from django.db import connections
+
+    from games import consumers
+
+    pools = {
+        name: ThreadPoolExecutor(max_workers=1)
+        for name in ("_COMMAND_THREADS", "_HANDSHAKE_THREADS")
+    }
+    for name, pool in pools.items():
+        monkeypatch.setattr(consumers, name, pool)
+    yield
+    for pool in pools.values():
+        pool.submit(connections.close_all).result()
+        pool.shutdown()

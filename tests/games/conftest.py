@@ -1,13 +1,9 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from django.db import connections
 
-from games import consumers
 from games.models import Table
 from games.services import duplicate
 from tests.support.deals import seeded_deals
@@ -29,22 +25,6 @@ def table(players) -> Table:  # type: ignore[no-untyped-def]
 def reproducible_deals(monkeypatch: pytest.MonkeyPatch) -> None:
     """In-process deals come from seeded seeds, so a test sees the same cards every run."""
     seeded_deals(monkeypatch)
-
-
-@pytest.fixture
-def own_socket_threads(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """Table commands and handshakes on threads of this test's, whose connections are
-    closed afterwards (an open one would keep the test database from being dropped)."""
-    pools = {
-        name: ThreadPoolExecutor(max_workers=1)
-        for name in ("_COMMAND_THREADS", "_HANDSHAKE_THREADS")
-    }
-    for name, pool in pools.items():
-        monkeypatch.setattr(consumers, name, pool)
-    yield
-    for pool in pools.values():
-        pool.submit(connections.close_all).result()
-        pool.shutdown()
 
 
 # --- Duplicate deals (tests/support/duplicates.py plays them) ---------------------------
