@@ -52,7 +52,6 @@ def api_client() -> Callable[..., ApiClient]:
 
 # The games' players, table and seeded deals, for the tests that play rounds.
 from tests.games.conftest import (  # noqa: E402, F401
-    own_socket_threads,
     players,
     reproducible_deals,
     table,

@@ -27,7 +27,6 @@ from chat.consumers import ChatTableConsumer
 from games import consumers
 from games import services as games
 from maubinh_site.routing import websocket_urlpatterns
-from tests.games.conftest import own_socket_threads  # noqa: F401
 from tests.games.test_consumer_input import HOSTILE as HOSTILE_FRAMES
 from tests.support.wsclient import run_async
 from tournaments.arena import services as arena

@@ -21,7 +21,6 @@ from games.models import Round
 from profiles import selectors as profiles
 from profiles import services as profile_stats
 from profiles.models import RoundStat
-from tests.games.conftest import own_socket_threads  # noqa: F401
 from tests.support.played import play_to_the_end as play_xu_round
 from tests.support.wsclient import run_async
 from tournaments.models import Entry
