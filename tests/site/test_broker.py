@@ -5,8 +5,6 @@ from __future__ import annotations
 import os
 import subprocess
 import threading
-import uuid
-from collections.abc import Iterator
 from multiprocessing import util
 
 import pytest
@@ -19,16 +17,6 @@ from tests.support.services import TEST_REDIS_URL
 pytestmark = pytest.mark.redis
 
 SENDS = 50
-
-
-@pytest.fixture
-def prefix() -> Iterator[str]:
-    prefix = f"test-broker-{uuid.uuid4().hex[:8]}:"
-    yield prefix
-    server = redis.Redis.from_url(TEST_REDIS_URL)
-    for key in server.scan_iter(f"{prefix}*"):
-        server.delete(key)
-    server.close()
 
 
 def _producer(prefix: str, transport: str | None = "maubinh_site.broker:Transport") -> Celery:

@@ -5,12 +5,10 @@ from __future__ import annotations
 import asyncio
 import subprocess
 import uuid
-from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
-import redis
 from channels.db import DatabaseSyncToAsync
 from django.core.cache import cache, caches
 from django.test import override_settings
@@ -25,16 +23,6 @@ SOCKETS = 40
 
 def _cache_settings(backend: str, prefix: str) -> dict[str, Any]:
     return {"default": {"BACKEND": backend, "LOCATION": TEST_REDIS_URL, "KEY_PREFIX": prefix}}
-
-
-@pytest.fixture
-def prefix() -> Iterator[str]:
-    prefix = f"test-cache-{uuid.uuid4().hex[:8]}"
-    yield prefix
-    server = redis.Redis.from_url(TEST_REDIS_URL)
-    for key in server.scan_iter(f"{prefix}*"):
-        server.delete(key)
-    server.close()
 
 
 def _as_sockets(work: Any) -> list[Any]:
