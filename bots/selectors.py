@@ -6,8 +6,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.db.models import Exists, OuterRef, QuerySet
+from django.db.models import QuerySet
 
+from accounts.models import User
 from bots.models import Bot, BotOnlyTable, Difficulty
 from games.models import PlayerStatus, Round, RoundPlayer, RoundState, Seat, Table
 from games.rules import Rules
@@ -69,13 +70,31 @@ def late_bot_turns(dealt_before: datetime) -> list[tuple[int, int, int]]:
 
 
 def table_and_bots(table_id: int) -> tuple[Table | None, bool]:
-    """The table, and whether a bot sits at it, in one query (after every round and every
-    change of its seats)."""
-    seated = Seat.objects.filter(table=OuterRef("pk"), user__is_bot=True)
-    table = Table.objects.filter(pk=table_id).annotate(bots_seated=Exists(seated)).first()
-    if table is None:
+    """The table, and whether a bot sits at it, in one statement (after every round and
+    every change of its seats: the storm of a server's sit-downs). Written once
+    (``_TABLE_AND_BOTS``): the ORM compiled the annotation afresh each time."""
+    found = list(Table.objects.raw(_TABLE_AND_BOTS, [table_id]))  # read whole: cursor closed
+    if not found:
         return None, False
-    return table, bool(getattr(table, "bots_seated"))  # noqa: B009 (an annotation)
+    table = found[0]
+    return table, bool(getattr(table, "bots_seated"))  # noqa: B009 (a column of the statement)
+
+
+def _table_and_bots_sql() -> str:
+    tables, seats, users = Table._meta, Seat._meta, User._meta
+    sitter, at = seats.get_field("user").column, seats.get_field("table").column
+    is_bot, pk = users.get_field("is_bot").column, tables.pk.column
+    bots = (
+        f'SELECT 1 FROM "{seats.db_table}" s'
+        f' INNER JOIN "{users.db_table}" u ON u."{users.pk.column}" = s."{sitter}"'
+        f' WHERE s."{at}" = t."{pk}" AND u."{is_bot}"'
+    )
+    return (
+        f'SELECT t.*, EXISTS({bots}) AS bots_seated FROM "{tables.db_table}" t WHERE t."{pk}" = %s'
+    )
+
+
+_TABLE_AND_BOTS = _table_and_bots_sql()
 
 
 def seated_bots(table: Table) -> QuerySet[Seat]:

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from django.db import connection
 from django.db.models import Case, Count, F, Max, QuerySet, Sum, Value, When
 
 from ledger.keys import bonus_day, daily_bonus_key, pool_key, wallet_key
@@ -31,8 +33,22 @@ def balance(user: Any) -> int:
 def balances(user_ids: list[int]) -> dict[int, int]:
     """Several users' wallet balances in one query (0 for a wallet not yet opened)."""
     keys = {wallet_key(user_id): user_id for user_id in user_ids}
-    found = dict(Account.objects.filter(key__in=keys).values_list("key", "balance"))
+    if not keys:
+        return {}
+    with connection.cursor() as cursor:
+        cursor.execute(_balances_sql(len(keys)), list(keys))
+        found = dict(cursor.fetchall())
     return {user_id: int(found.get(key) or 0) for key, user_id in keys.items()}
+
+
+@functools.cache
+def _balances_sql(count: int) -> str:
+    """``balances``' statement for ``count`` wallets, written once for each count (every
+    sit-down, snapshot and deal reads balances: the ORM compiled it afresh each time)."""
+    meta = Account._meta
+    key, balance = meta.get_field("key").column, meta.get_field("balance").column
+    marks = ", ".join(["%s"] * count)
+    return f'SELECT "{key}", "{balance}" FROM "{meta.db_table}" WHERE "{key}" IN ({marks})'
 
 
 def statement(user: Any, kind: str | None = None) -> QuerySet[Posting]:

@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from django.db import connection
 from django.db.models import Case, IntegerField, Q, QuerySet, Value, When
 from django.urls import Resolver404, resolve
 from django.utils import timezone
@@ -37,13 +38,44 @@ def block_between(user_id: int, other_ids: Iterable[int]) -> Block | None:
 
 def block_with_seated(user_id: int, table: Table) -> Block | None:
     """``block_between`` the user and the people seated at ``table`` (and, at a private
-    table, its creator), in one query: the seats are read inside it (every sit-down asks)."""
-    seated = Seat.objects.filter(table_id=table.pk, user__is_bot=False).values("user_id")
-    blocked, blockers = Q(blocked_id__in=seated), Q(blocker_id__in=seated)
-    if table.is_private and table.host_id is not None:
-        blocked |= Q(blocked_id=table.host_id)
-        blockers |= Q(blocker_id=table.host_id)
-    return _first_block(user_id, blocked=blocked, blockers=blockers)
+    table, its creator), in one statement: the seats are read inside it. Every sit-down
+    asks, and almost always finds none: the statement is written once (``_WITH_SEATED``;
+    the ORM compiled its subqueries and ordering afresh at each sit-down, a third of its
+    CPU: docs/deploy.md), and only a block found is read with its two users."""
+    host = table.host_id if table.is_private else None
+    params = [user_id, host, table.pk, user_id, host, table.pk, user_id]
+    with connection.cursor() as cursor:
+        cursor.execute(_WITH_SEATED, params)
+        found = cursor.fetchone()
+    if found is None:
+        return None
+    return Block.objects.select_related("blocker", "blocked").get(pk=found[0])
+
+
+def _with_seated_sql() -> str:
+    """``block_with_seated``'s statement, in ``_first_block``'s order: a block the user
+    made first. Its parameters: the user, the private table's creator (NULL: none) and
+    the table, for each side, then the user again."""
+    blocks, seats, users = Block._meta, Seat._meta, User._meta
+    blocker = blocks.get_field("blocker").column
+    blocked = blocks.get_field("blocked").column
+    sitter, at = seats.get_field("user").column, seats.get_field("table").column
+    is_bot = users.get_field("is_bot").column
+    seated = (
+        f'SELECT s."{sitter}" FROM "{seats.db_table}" s'
+        f' INNER JOIN "{users.db_table}" u ON u."{users.pk.column}" = s."{sitter}"'
+        f' WHERE s."{at}" = %s AND NOT u."{is_bot}"'
+    )
+    return (
+        f'SELECT b."{blocks.pk.column}" FROM "{blocks.db_table}" b'
+        f' WHERE (b."{blocker}" = %s AND (b."{blocked}" = %s OR b."{blocked}" IN ({seated})))'
+        f' OR (b."{blocked}" = %s AND (b."{blocker}" = %s OR b."{blocker}" IN ({seated})))'
+        f' ORDER BY CASE WHEN b."{blocker}" = %s THEN 0 ELSE 1 END, b."{blocks.pk.column}"'
+        " LIMIT 1"
+    )
+
+
+_WITH_SEATED = _with_seated_sql()
 
 
 def _first_block(user_id: int, *, blocked: Q, blockers: Q) -> Block | None:

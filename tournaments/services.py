@@ -38,6 +38,7 @@ from django.utils.translation import gettext_lazy as _
 from accounts.ids import parse_id
 from accounts.models import User
 from accounts.text import clean_title
+from core.compiled import Compiled
 from games import services as games
 from games.models import Preset, Round, RoundState, Seat, Table
 from games.rules import Rules, RulesConfigError
@@ -266,11 +267,19 @@ def cancel_locked(
     return tournament
 
 
+# Every sit-down at an ordinary table asks (registration_refusal): compiled once.
+_ACTIVE_ENTRY = Compiled(
+    lambda user_id: (
+        Entry.objects.filter(user_id=user_id, state__in=ACTIVE_ENTRY)
+        .select_related("tournament")
+        .order_by("pk")[:1]
+    )
+)
+
+
 def registration_refusal(user: User) -> str | None:
     """Why ``user`` may not sit at an ordinary table now (games.signals.sit_requested)."""
-    entry = (
-        Entry.objects.filter(user=user, state__in=ACTIVE_ENTRY).select_related("tournament").first()
-    )
+    entry = _ACTIVE_ENTRY.first(user.pk)
     if entry is None:
         return None
     return str(

@@ -25,12 +25,22 @@ def rounds_dealt_today(user_id: int) -> int:
     return RoundPlayer.objects.filter(user_id=user_id, round__dealt_at__gte=start).count()
 
 
-def active_round(table: Table, *, lock: bool = False) -> Round | None:
-    """The round being arranged or shown at this table, if any."""
-    rounds = Round.objects.filter(table=table, state__in=LIVE_STATES)
+def _active(table_id: int, lock: bool = False) -> QuerySet[Round]:
+    rounds = Round.objects.filter(table_id=table_id, state__in=LIVE_STATES)
     if lock:
         rounds = rounds.select_for_update()
-    return rounds.order_by("-number").first()
+    return rounds.order_by("-number")[:1]
+
+
+# Every sit-down, stand-up, ready and countdown asks it: compiled once (core.compiled).
+_ACTIVE = {
+    lock: Compiled(lambda table_id, lock=lock: _active(table_id, lock)) for lock in (False, True)
+}
+
+
+def active_round(table: Table, *, lock: bool = False) -> Round | None:
+    """The round being arranged or shown at this table, if any."""
+    return _ACTIVE[lock].first(table.pk)
 
 
 def _latest(table_id: int) -> QuerySet[Round]:

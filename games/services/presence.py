@@ -46,16 +46,18 @@ def connected(user: User, table_id: int, connection_id: uuid.UUID) -> None:
     sockets reconnecting after a server restart is of the second kind.
     """
     hold_presence(table_id, user.pk)
-    already = Connection.objects.filter(table_id=table_id, user=user).exists()
-    now = timezone.now()
-    # One statement whether or not the row exists (a renewal may race a ping for it).
-    Connection.objects.bulk_create(
-        [Connection(id=connection_id, table_id=table_id, user=user, opened_at=now, seen_at=now)],
-        update_conflicts=True,
-        unique_fields=["id"],
-        update_fields=["seen_at"],
-    )
-    if not already and Seat.objects.filter(table_id=table_id, user=user).exists():
+    db = django_connection
+    now = Connection._meta.get_field("seen_at").get_db_prep_value(timezone.now(), db)
+    row_id = Connection._meta.pk.get_db_prep_value(connection_id, db)
+    # Statements written once (a storm: every socket of a restarted server opens at once;
+    # the ORM compiled three afresh for each): whether another socket of theirs is here
+    # and whether they are seated, then the row, one statement whether or not it exists
+    # (a renewal may race a ping for it).
+    with db.cursor() as cursor:
+        cursor.execute(_ALREADY_AND_SEATED, [table_id, user.pk, table_id, user.pk])
+        already, seated = cursor.fetchone()
+        cursor.execute(_OPEN, [row_id, table_id, user.pk, now, now])
+    if not already and seated:
         table = lock_table(table_id)
         announce(table, user, online=True)
         arrived(table)  # a tournament's first deal waits for its newcomers (countdown)
@@ -79,6 +81,28 @@ def disconnected(user: User, table_id: int, connection_id: uuid.UUID) -> None:
             announce(table, user, online=False)
             return
     Seat.objects.filter(user=user, table_id=table_id).update(last_seen_at=timezone.now())
+
+
+def _presence_sql() -> tuple[str, str]:
+    rows, seats = Connection._meta, Seat._meta
+    c_table, c_user = rows.get_field("table").column, rows.get_field("user").column
+    s_table, s_user = seats.get_field("table").column, seats.get_field("user").column
+    opened, seen = rows.get_field("opened_at").column, rows.get_field("seen_at").column
+    already_and_seated = (
+        f'SELECT EXISTS(SELECT 1 FROM "{rows.db_table}"'
+        f' WHERE "{c_table}" = %s AND "{c_user}" = %s),'
+        f' EXISTS(SELECT 1 FROM "{seats.db_table}" WHERE "{s_table}" = %s AND "{s_user}" = %s)'
+    )
+    pk = rows.pk.column
+    open_row = (
+        f'INSERT INTO "{rows.db_table}" ("{pk}", "{c_table}", "{c_user}", "{opened}", "{seen}")'
+        f" VALUES (%s, %s, %s, %s, %s)"
+        f' ON CONFLICT ("{pk}") DO UPDATE SET "{seen}" = EXCLUDED."{seen}"'
+    )
+    return already_and_seated, open_row
+
+
+_ALREADY_AND_SEATED, _OPEN = _presence_sql()
 
 
 def hold_presence(table_id: int, user_id: int, *, wait: bool = True) -> bool:

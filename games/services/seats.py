@@ -10,13 +10,14 @@ from django.utils.translation import gettext_lazy as _
 from accounts.errors import SeatRefused
 from accounts.models import User
 from accounts.services import ensure_can_sit
+from core.compiled import Compiled
 from games import events
 from games.errors import GameError, SeatError
 from games.models import PlayerStatus, Round, RoundPlayer, RoundState, Seat, Table
 from games.selectors.duplicate import board_audience
 from games.selectors.engine import settle_round_result
 from games.selectors.payloads import later_reveals, seat_view, tournament_seat, withheld_reveal
-from games.selectors.private import held_seats, may_enter
+from games.selectors.private import may_enter, seat_room
 from games.selectors.rounds import active_round, rounds_dealt_today
 from games.selectors.tables import table_state
 from games.services import common
@@ -30,12 +31,17 @@ from ledger.formats import Xu
 
 MAX_CLIENT_SEED = 64
 
+# Every sit-down asks where the user sits already: compiled once (core.compiled).
+_SEAT_OF = Compiled(
+    lambda user_id: Seat.objects.filter(user_id=user_id).select_related("table")[:1]
+)
+
 
 @transaction.atomic
 def sit(user: User, table_id: int, position: int | None = None) -> Seat:
     """Take a free seat (the first free one unless ``position`` is given)."""
     table = lock_table(table_id)
-    existing = Seat.objects.filter(user=user).select_related("table").first()
+    existing = _SEAT_OF.first(user.pk)
     if existing is not None:
         if existing.table_id == table.pk:
             return existing  # a double click sits once
@@ -74,14 +80,15 @@ def sit(user: User, table_id: int, position: int | None = None) -> Seat:
             minimum=Xu(table.min_balance),
             balance=Xu(balance),
         )
-    taken = set(table.seat_set.values_list("position", flat=True))
+    room = seat_room(table.pk)
+    taken = room.taken
     free = [p for p in range(table.seats) if p not in taken]
     if not free and not user.is_bot:
         free = make_room(table)
     if not free:
         raise SeatError(_("This table is full."), code="table_full")
     # Seats the host keeps for invited friends (SeatHold) are for them alone.
-    held = held_seats(table, for_others_than=user)
+    held = room.held_for_others_than(user.pk)
     if held and len(free) <= held:
         raise SeatError(
             _("The free seats are held for the host's invited friends."), code="seat_held"
@@ -105,7 +112,8 @@ def sit(user: User, table_id: int, position: int | None = None) -> Seat:
         raise SeatError(
             _("You are already seated at another table."), code="already_seated"
         ) from None
-    table.holds.filter(user=user).delete()  # the friend came: their seat is theirs
+    if user.pk in room.held_rows:
+        table.holds.filter(user=user).delete()  # the friend came: their seat is theirs
     bump(table)
     # What the steps below ask, read once: the round being played, the seats taken.
     current = active_round(table)
