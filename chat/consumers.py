@@ -84,7 +84,10 @@ class ChatTableConsumer(TableConsumer):
         self.arrival_chat = None
         if arrived is not None:
             try:
-                self.arrival_chat = selectors.chat_state(self.user, self.table_id, self._language())
+                table, seated = self.read_with_snapshot or (None, None)
+                self.arrival_chat = selectors.chat_state(
+                    self.user, self.table_id, self._language(), table=table, seated=seated
+                )
             except (OperationalError, InterfaceError):
                 raise  # the arrival's read is tried again on a new connection (run_read)
             except Exception:

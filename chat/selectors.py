@@ -165,14 +165,24 @@ def chat_role(user: User, table_id: int) -> dict[str, Any]:
     return table_roles(table_id).of(user)
 
 
-def chat_state(user: User, table_id: int, language: str) -> dict[str, Any]:
+def chat_state(
+    user: User,
+    table_id: int,
+    language: str,
+    *,
+    table: Table | None = None,
+    seated: list[Seat] | None = None,
+) -> dict[str, Any]:
     """All a table socket needs to show the chat: sent after the snapshot. Each thing is
     read once (the seats serve both the host and where the user may write; the mutes both
-    the list and what is hidden): 5 queries, read with the socket's arrival, all but one
-    compiled once (core.compiled) when the user hides nobody."""
-    table = table_with_host(table_id)
+    the list and what is hidden): 5 queries, all but one compiled once (core.compiled)
+    when the user hides nobody; 3 with the socket's arrival, which passes the ``table``
+    (with its host) and its ``seated`` (``seats_with_users``) its snapshot just read."""
+    if table is None:
+        table = table_with_host(table_id)
     chat_settings = settings_of(table_id)
-    seated = seats_with_users(table)
+    if seated is None:
+        seated = seats_with_users(table)
     muted, blocked = muted_and_blocked(user.pk)
     hidden = blocked | muted
     return {

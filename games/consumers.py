@@ -34,7 +34,7 @@ from games import events, querycount, selectors, services
 from games.errors import GameError
 from games.liveness import open_sockets
 from games.models import Table
-from games.selectors.tables import find_table_with_host, table_with_host
+from games.selectors.tables import find_table_with_host, seats_with_users, table_with_host
 from games.sequencer import InOrder
 from games.socket_input import TokenBucket, parse_message
 
@@ -406,6 +406,8 @@ class TableConsumer(_Consumer):
         self.access_lost = False
         # This socket's presence row (games.services.presence), renewed while it is open.
         self.connection_id = uuid.uuid4()
+        # The table (with its host) and its seats (with their users) the last snapshot read.
+        self.read_with_snapshot: tuple[Table, list[Any]] | None = None
         # The table's access check, read with the login (``_admit``).
         self.access: tuple[int | None, bool, bool] | None = None
 
@@ -540,7 +542,12 @@ class TableConsumer(_Consumer):
         await self.in_order.snapshot(snapshot, later)
 
     def _snapshot(self) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-        return selectors.snapshot_and_later(table_with_host(self.table_id), self.user)
+        table = table_with_host(self.table_id)
+        seated = seats_with_users(table)
+        # Kept for what else this thread call reads with the snapshot (the chat's state,
+        # chat.consumers): the same rows, not read again.
+        self.read_with_snapshot = (table, seated)
+        return selectors.snapshot_and_later(table, self.user, seated)
 
     async def receive_json(self, content: dict[str, Any], **kwargs: Any) -> None:
         # Whatever fails (the database in a snapshot too), the socket stays open.

@@ -52,13 +52,15 @@ def table_snapshot(table: Table, user: User | None) -> dict[str, Any]:
 
 
 def snapshot_and_later(
-    table: Table, user: User | None
+    table: Table, user: User | None, seated: list[Seat] | None = None
 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """The ``snapshot``, and the showdown's chi still to come as this user gets them: the
     socket holds each until its time (``later_reveals``, games.sequencer). They are never
-    part of the snapshot, whatever sends it."""
+    part of the snapshot, whatever sends it. ``seated``: the table's seats with their
+    users (``seats_with_users``), when the caller has just read them."""
     now = timezone.now()
-    seated = seats_with_users(table)
+    if seated is None:
+        seated = seats_with_users(table)
     balances = for_table(table).balances(table, [s.user_id for s in seated])
     online = online_users(table.pk)
     seats = [seat_view(s, balances[s.user_id], online) for s in seated]

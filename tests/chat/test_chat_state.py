@@ -10,6 +10,7 @@ import pytest
 from chat import selectors, services
 from games import services as games
 from games.models import Table
+from games.selectors.tables import seats_with_users, table_with_host
 from social.services import block_user
 
 pytestmark = pytest.mark.django_db
@@ -74,3 +75,20 @@ def test_a_viewer_who_hides_nobody_gets_the_latest_messages_oldest_first_with_na
         ("lời 4", an.shown_name),
     ]
     assert state["muted"] == [] and state["hidden"] == []
+
+
+def test_with_a_sockets_arrival_the_chat_state_reuses_the_snapshots_table_and_seats(
+    players: list[Any], table: Table, django_assert_num_queries: Any
+) -> None:
+    """A storm's 800 arrivals each read the table and its seats for the snapshot: the
+    chat state read in the same thread call takes them from it, and says the same."""
+    an, binh, chi, _dung = players
+    games.sit(chi, table.pk)
+    services.post_message(binh, table.pk, text="xin chào")
+    services.mute_player(an, chi.pk)
+    fresh = table_with_host(table.pk)
+    seated = seats_with_users(fresh)
+    with django_assert_num_queries(3):  # the chat settings, the mutes and blocks, the history
+        state = selectors.chat_state(an, table.pk, "vi", table=fresh, seated=seated)
+    assert state == selectors.chat_state(an, table.pk, "vi")
+    assert state["host"] is True and state["muted"] == [chi.pk]
