@@ -9,12 +9,11 @@ import json
 import os
 import re
 import subprocess
-import threading
 
 import pytest
 
 from tests.support.processes import PYTHON, ROOT
-from tests.support.services import TEST_REDIS_URL
+from tests.support.services import TEST_DATABASE_URL, TEST_REDIS_URL
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow]
 
@@ -48,14 +47,26 @@ def test_a_relay_killed_in_the_measured_window_fails_the_floor_and_is_named():
     assert re.search(r"the relay daphne on port \d+ died", done.stdout), done.stdout
 
 
-@pytest.mark.django_db(transaction=True)  # the events leave on commit
+@pytest.mark.postgres  # the recording makes a scratch database on the server
 def test_the_relays_recorded_round_is_what_the_services_send_now():
     # The relay replays benchmarks/floor/round.json: a change to a round's messages (a new
     # event, a payload grown) must be recorded again, or the floor stops being the same load.
-    from benchmarks.floor.record import OUT, play_round, shape
+    # Recorded afresh as round.json is, in a process and a database of its own: in this
+    # process it once took an extra, empty timer step on CI (an advance that found the round
+    # already moved on), with nothing here to show what else had moved it.
+    from benchmarks.floor.record import OUT, shape
 
+    done = subprocess.run(
+        [PYTHON, "-m", "benchmarks.floor.record", "--print"],
+        cwd=ROOT,
+        env={**os.environ, "TEST_DATABASE_URL": TEST_DATABASE_URL},
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    fresh = shape(json.loads(done.stdout))
     committed = shape(json.loads(OUT.read_text()))
-    fresh = shape(play_round())
     assert committed.keys() == fresh.keys()
     for step, rows in fresh.items():
         where = [row[:3] for row in rows]
@@ -63,29 +74,3 @@ def test_the_relays_recorded_round_is_what_the_services_send_now():
         for (*_, size), (*_, then) in zip(rows, committed[step], strict=True):
             # Ids, names and timestamps differ by a few bytes.
             assert abs(size - then) <= max(16, then // 10), f"{step}: {then} -> {size} bytes"
-
-
-@pytest.mark.django_db(transaction=True)  # the events leave on commit
-def test_the_recording_takes_only_its_own_rounds_events_whatever_other_threads_send():
-    # In the suite, a server a test before left running in this process may send events
-    # (the lobby's) while the round is recorded: they are not the round's.
-    from benchmarks.floor.record import OUT, play_round, shape
-    from games import events
-
-    stop = threading.Event()
-
-    def another_table() -> None:
-        while not stop.wait(0.005):
-            events._send(events.LOBBY, {"type": "table", "table": 0, "version": 1})
-
-    thread = threading.Thread(target=another_table)
-    thread.start()
-    try:
-        fresh = shape(play_round())
-    finally:
-        stop.set()
-        thread.join()
-    committed = shape(json.loads(OUT.read_text()))
-    assert fresh.keys() == committed.keys()
-    for step, rows in fresh.items():
-        assert [row[:3] for row in rows] == [row[:3] for row in committed[step]], step
