@@ -77,7 +77,7 @@ class XuStakes:
         from ledger import services as ledger
 
         # No savepoint of the ledger's own: a refused hold fails the deal, and a refused
-        # settlement rolls back to showdown.settle_or_void's savepoint (then voids).
+        # settlement rolls its whole step back (then showdown.advance_round voids).
         held = [(user, amount) for user, amount in holds if amount > 0]
         ledger.hold_many(round_.pk, held, savepoint=False)
 

@@ -167,7 +167,10 @@ def reveal(
     enqueue_advance(round_)
 
 
-@transaction.atomic
+class _SettlementFailed(Exception):
+    """A settlement failed for a reason a retry would meet again (advance_round voids)."""
+
+
 def advance_round(
     round_id: int, expected_state: str, expected_phase: int, *, skip_locked: bool = False
 ) -> Round | None:
@@ -176,7 +179,24 @@ def advance_round(
     A task that finds the round in another state or phase is stale (a duplicate, a retry,
     or the showdown began early) and does nothing; one that fires early reschedules.
     With ``skip_locked`` (the sweeper) a table busy elsewhere is left for later.
+
+    A settlement that fails for a reason a retry would meet again (a ledger refusal, a bug,
+    bad data) would fail the same way on every retry, leaving the stakes held for ever: its
+    transaction is rolled back whole (nothing of it stays: no savepoint is needed, and
+    every settlement saves its two statements), and a second one voids the round and
+    returns every stake; the error is logged for the staff. A transient database fault (a
+    lost connection, a lock not granted) propagates, and the timer task retries it.
     """
+    try:
+        return _advance(round_id, expected_state, expected_phase, skip_locked)
+    except _SettlementFailed:
+        return _void_unsettled(round_id, expected_state, expected_phase, skip_locked)
+
+
+@transaction.atomic
+def _advance(
+    round_id: int, expected_state: str, expected_phase: int, skip_locked: bool
+) -> Round | None:
     try:
         table, round_ = lock_round(round_id, skip_locked=skip_locked)
     except NotFound:
@@ -190,29 +210,31 @@ def advance_round(
         if round_.state == RoundState.ARRANGING:
             begin_showdown(table, round_)
         elif round_.state == RoundState.SHOWDOWN:
-            settle_or_void(table, round_)  # every chi has had its time (begin_showdown)
+            try:
+                settle(table, round_)  # every chi has had its time (begin_showdown)
+            except (OperationalError, InterfaceError):
+                raise
+            except Exception as exc:
+                logger.exception("settlement failed: the round is voided and every stake returned")
+                raise _SettlementFailed() from exc
     return round_
 
 
-def settle_or_void(table: Table, round_: Round) -> None:
-    """Settle; if that fails for a reason a retry would meet again, void the round instead.
-
-    A transient database fault (a lost connection, a lock not granted) propagates, and the
-    timer task retries it. Anything else (a ledger refusal, a bug, bad data) would fail the
-    same way on every retry, leaving the stakes held for ever: the round is voided and
-    every stake returned, and the error is logged for the staff.
-    """
+@transaction.atomic
+def _void_unsettled(
+    round_id: int, expected_state: str, expected_phase: int, skip_locked: bool
+) -> Round | None:
+    """Void the round whose settlement failed (its transaction rolled back), unless another
+    step moved it on in between."""
     try:
-        with transaction.atomic():  # a savepoint: a failed settlement leaves nothing behind
-            settle(table, round_)
-    except (OperationalError, InterfaceError):
-        raise
-    except Exception:
-        logger.exception("settlement failed: the round is voided and every stake returned")
-        # The savepoint rolled the rows back; the objects in hand may be ahead of them.
-        table.refresh_from_db(fields=["version", "start_at"])
-        round_.refresh_from_db()
+        table, round_ = lock_round(round_id, skip_locked=skip_locked)
+    except NotFound:
+        return None
+    if round_.state != expected_state or round_.phase != expected_phase:
+        return None
+    with log_context(table=table.pk, round=round_.pk):
         void(table, round_, reason=VoidReason.SETTLEMENT_FAILED)
+    return round_
 
 
 def settle(table: Table, round_: Round) -> None:

@@ -42,8 +42,8 @@ the round, its log and the version again)."""
 SHOWDOWN = 3
 """At the deadline (a timer): the locks, the players, and one statement for the hands
 played for the absent, the round, its log and the version."""
-SETTLEMENT = 14
-"""Without the ratings: the settlement's savepoint (2), the locks, the players with their
+SETTLEMENT = 12
+"""Without the ratings: the locks, the players with their
 users, the ledger (the escrow's lock, its closure, its holds, the payouts, the closure),
 the round's transfers, the balances and the seats for the summary, the deal pacing's
 turns for the next countdown (on by default since 2 Dec 2026: games.services.countdown.
@@ -95,7 +95,7 @@ def test_a_submission_takes_at_most_three_queries_and_the_last_one_begins_the_sh
     assert round_.deadline == round_.reveal_time(4)
 
 
-def test_the_showdown_at_the_deadline_takes_at_most_three_queries_and_the_settlement_16(
+def test_the_showdown_at_the_deadline_takes_at_most_three_queries_and_the_settlement_14(
     players, table, django_assert_max_num_queries
 ):
     round_ = _deal_to_four(players, table, django_assert_max_num_queries)
@@ -109,9 +109,9 @@ def test_the_showdown_at_the_deadline_takes_at_most_three_queries_and_the_settle
     # The showdown's one timer is the settlement's, after every chi has had its time.
     assert round_.state == RoundState.SHOWDOWN and round_.revealed == 1
     assert round_.deadline == round_.reveal_time(4)
-    # settle_or_void's savepoint is the settlement's own. 13, and the ratings app's 2 in
-    # the same transaction (lock or create the players' ratings; record the round's
-    # changes and store the new ratings: docs/ratings.md).
+    # 12 (no savepoint of its own: a failed settlement rolls its whole step back, then
+    # voids), and the ratings app's 2 in the same transaction (lock or create the players'
+    # ratings; record the round's changes and store the new ratings: docs/ratings.md).
     phase = _due(round_).phase
     with django_assert_max_num_queries(SETTLEMENT + RATING + SAVEPOINT):
         services.advance_round(round_.pk, RoundState.SHOWDOWN, phase)
@@ -167,8 +167,8 @@ ROUND_CAPS = {
     "last submission": SUBMISSION,  # the showdown it begins included
     "settlement": SETTLEMENT + RATING + 1,
 }
-ROUND_CAP = 37
-"""Issue 28's goal was 45; the steps' caps add up to 8 + 4 × 3 + 17 = 37."""
+ROUND_CAP = 35
+"""Issue 28's goal was 45; the steps' caps add up to 8 + 4 × 3 + 15 = 35."""
 
 
 def _count(step, counts, django_capture_on_commit_callbacks, run):  # type: ignore[no-untyped-def]
@@ -181,7 +181,7 @@ def _count(step, counts, django_capture_on_commit_callbacks, run):  # type: igno
     return result
 
 
-def test_a_four_player_round_takes_at_most_40_queries_counting_each_step_and_its_commit(
+def test_a_four_player_round_takes_at_most_35_queries_counting_each_step_and_its_commit(
     players, table, django_capture_on_commit_callbacks
 ):
     counts: dict[str, list[int]] = {}

@@ -112,6 +112,31 @@ def test_a_settlement_the_ledger_refuses_voids_the_round_instead_of_retrying_for
     call_command("ledger_check")
 
 
+def test_a_settlement_that_fails_after_the_ledger_paid_leaves_nothing_of_it_and_voids(
+    seated, table, sent, monkeypatch
+):
+    # The ledger pays, then the summary fails: the step rolls back whole (the payouts, the
+    # round's results, its log), and the round is voided in a transaction of its own.
+    before = _balances(seated)
+    round_ = services.start_round(seated[0], table.pk)
+
+    def broken_summary(*args, **kwargs):  # type: ignore[no-untyped-def]
+        raise ValueError("a summary that cannot be built")
+
+    monkeypatch.setattr(showdown, "summary_payload", broken_summary)
+    _to_settlement(round_)
+    round_.refresh_from_db()
+    assert round_.state == RoundState.CANCELLED
+    assert round_.settlement is None
+    assert _balances(seated) == before
+    kinds = list(RoundEvent.objects.filter(round=round_).values_list("kind", flat=True))
+    assert "settled" not in kinds and kinds[-1] == "voided"
+    assert [e["reason"] for e in sent if e["type"] == "voided"] == ["settlement_failed"]
+    assert not [e for e in sent if e["type"] == "settled"]
+    assert [c.outcome for c in RoundClosure.objects.filter(round_id=round_.pk)] == ["voided"]
+    call_command("ledger_check")
+
+
 def test_a_transient_database_fault_in_settlement_is_retried_not_voided(seated, table, monkeypatch):
     round_ = services.start_round(seated[0], table.pk)
 
