@@ -45,7 +45,8 @@ logger = logging.getLogger(__name__)
 SETTLING_MARGIN = timedelta(minutes=2)
 # Re-settlements are looked for this far back before the last look (commit-order slack).
 RESETTLE_LOOKBACK = timedelta(minutes=10)
-# Rows per INSERT (12 parameters each, well under PostgreSQL's and SQLite's limits).
+# Rows per INSERT on SQLite (12 parameters each, well under its limit; PostgreSQL takes
+# every row in one statement of arrays: _bulk_upsert).
 UPSERT_CHUNK = 1000
 # The cache key whose value is part of every board's key: bumping it drops them all.
 BOARDS_GENERATION = "profiles:boards:generation"
@@ -104,6 +105,10 @@ class _Sums:
     chi: list[int] = field(default_factory=lambda: [0, 0, 0])
     fouls: int = 0
     biggest_win: int = 0
+
+    def figures(self) -> tuple[int, ...]:
+        """The totals' columns after ``rounds``: net xu, contests, chi won, fouls, best."""
+        return (self.net_xu, self.contests, *self.chi, self.fouls, self.biggest_win)
 
     def add(self, stat: RoundStat) -> None:
         self.rounds += 1
@@ -250,26 +255,34 @@ def _add_to_totals(stats: Iterable[RoundStat]) -> None:
 
 def _count_stakes(rows: list[tuple[tuple[int, int], int]]) -> None:
     table = StakeCount._meta.db_table
-    with connection.cursor() as db:
-        for i in range(0, len(rows), UPSERT_CHUNK):
-            chunk = rows[i : i + UPSERT_CHUNK]
-            values = ", ".join(["(%s, %s, %s)"] * len(chunk))
-            params = [value for (user_id, stake), n in chunk for value in (user_id, stake, n)]
-            db.execute(
-                f"INSERT INTO {table} (user_id, stake, rounds) VALUES {values} "
-                "ON CONFLICT (user_id, stake) DO UPDATE "
-                f"SET rounds = {table}.rounds + excluded.rounds",
-                params,
-            )
+    _bulk_upsert(
+        table,
+        [("user_id", "bigint"), ("stake", "integer"), ("rounds", "integer")],
+        [(user_id, stake, n) for (user_id, stake), n in rows],
+        conflict="user_id, stake",
+        update=f"rounds = {table}.rounds + excluded.rounds",
+    )
+
+
+_TOTALS_COLUMNS = [
+    ("user_id", "bigint"),
+    ("preset", "varchar"),
+    ("period", "varchar"),
+    ("start", "date"),
+    ("rounds", "integer"),
+    ("net_xu", "bigint"),
+    ("contests", "integer"),
+    ("chi1_won", "integer"),
+    ("chi2_won", "integer"),
+    ("chi3_won", "integer"),
+    ("fouls", "integer"),
+    ("biggest_win", "bigint"),
+]
 
 
 def _upsert(rows: list[tuple[tuple[int, str, str, date], _Sums]], *, increase_rounds: bool) -> None:
     """Add the sums to the totals rows (created when missing), in bulk statements."""
     table = PeriodTotal._meta.db_table
-    columns = (
-        "user_id, preset, period, start, rounds, net_xu, contests, "
-        "chi1_won, chi2_won, chi3_won, fouls, biggest_win"
-    )
     added = ", ".join(
         f"{c} = {table}.{c} + excluded.{c}"
         for c in ("rounds", "net_xu", "contests", "chi1_won", "chi2_won", "chi3_won", "fouls")
@@ -278,19 +291,50 @@ def _upsert(rows: list[tuple[tuple[int, str, str, date], _Sums]], *, increase_ro
         f"biggest_win = CASE WHEN excluded.biggest_win > {table}.biggest_win "
         f"THEN excluded.biggest_win ELSE {table}.biggest_win END"
     )
+    _bulk_upsert(
+        table,
+        _TOTALS_COLUMNS,
+        [(*key, s.rounds if increase_rounds else 0, *s.figures()) for key, s in rows],
+        conflict="user_id, period, start, preset",
+        update=f"{added}, {biggest}",
+    )
+
+
+def _bulk_upsert(
+    table: str,
+    columns: list[tuple[str, str]],
+    rows: list[tuple[Any, ...]],
+    *,
+    conflict: str,
+    update: str,
+) -> None:
+    """Insert ``rows`` into ``table`` (``columns``: each name with its PostgreSQL type),
+    updating a row that exists (``ON CONFLICT (conflict) DO UPDATE SET update``).
+
+    On PostgreSQL, one statement of one array per column (``unnest``), whatever the number
+    of rows: the same short statement every run. A ``VALUES`` list of a parameter per cell
+    (12,000 of them for a thousand totals) was a new statement each time, which psycopg
+    does not cache and parsed again for its placeholders: about 8% of the worker's CPU at
+    200 busy tables (docs/deploy.md). Elsewhere (SQLite), ``VALUES`` lists of UPSERT_CHUNK rows.
+    """
+    if not rows:
+        return
+    names = ", ".join(name for name, _type in columns)
+    head = f"INSERT INTO {table} ({names}) "
+    tail = f" ON CONFLICT ({conflict}) DO UPDATE SET {update}"
     with connection.cursor() as db:
+        if connection.vendor == "postgresql":
+            arrays = ", ".join(f"%s::{kind}[]" for _name, kind in columns)
+            db.execute(
+                f"{head}SELECT * FROM unnest({arrays}){tail}",
+                [list(column) for column in zip(*rows, strict=True)],
+            )
+            return
+        cells = "(" + ", ".join(["%s"] * len(columns)) + ")"
         for i in range(0, len(rows), UPSERT_CHUNK):
             chunk = rows[i : i + UPSERT_CHUNK]
-            values = ", ".join(["(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"] * len(chunk))
-            params: list[Any] = []
-            for (user_id, preset, period, start), s in chunk:
-                params += [user_id, preset, period, start, s.rounds if increase_rounds else 0]
-                params += [s.net_xu, s.contests, *s.chi, s.fouls, s.biggest_win]
-            db.execute(
-                f"INSERT INTO {table} ({columns}) VALUES {values} "
-                f"ON CONFLICT (user_id, period, start, preset) DO UPDATE SET {added}, {biggest}",
-                params,
-            )
+            values = ", ".join([cells] * len(chunk))
+            db.execute(f"{head}VALUES {values}{tail}", [v for row in chunk for v in row])
 
 
 def _apply_resettlements(cursor: StatsCursor) -> None:
