@@ -18,6 +18,7 @@ from django.db import DatabaseError, connection
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from core.compiled import Compiled
 from ledger.errors import (
     IdempotencyConflict,
     InsufficientFunds,
@@ -312,6 +313,33 @@ def _lock_round(round_id: int) -> RoundClosure | None:
     The closure is read by a second statement on purpose: under READ COMMITTED only a
     statement that starts after the lock is granted sees a closure committed by the
     transaction we waited for (a join in the locking query would miss it).
+
+    Every deal and settlement runs both: each is a statement written once (the ORM compiled
+    them afresh each time, most of the settlement's ledger CPU in the worker: docs/deploy.md).
+    An escrow not opened yet (a round's first hold) is opened, then locked.
     """
-    _lock_accounts({escrow_key(round_id)})
-    return RoundClosure.objects.filter(round_id=round_id).first()
+    key = escrow_key(round_id)
+    if not _lock_escrow(key):
+        Account.objects.bulk_create([_new_account(key)], ignore_conflicts=True)
+        if not _lock_escrow(key):
+            raise LedgerError(f"cannot open account {key}")
+    return _CLOSURE.first(round_id)
+
+
+def _lock_escrow(key: str) -> bool:
+    with connection.cursor() as cursor:
+        cursor.execute(_ESCROW_LOCK[connection.features.has_select_for_update], [key])
+        return cursor.fetchone() is not None
+
+
+_ESCROW_LOCK = {
+    lock: f'SELECT "{Account._meta.pk.column}" FROM "{Account._meta.db_table}"'
+    f' WHERE "{Account._meta.get_field("key").column}" = %s' + (" FOR UPDATE" if lock else "")
+    for lock in (False, True)
+}
+"""The escrow account's lock (SQLite has no ``FOR UPDATE``; its writer lock serializes)."""
+
+_CLOSURE = Compiled(
+    lambda round_id: RoundClosure.objects.filter(round_id=round_id).order_by("pk")[:1]
+)
+"""How the round was closed: ``_lock_round``'s second statement."""

@@ -18,6 +18,7 @@ from chat import services as chat_services
 from games import services
 from games.selectors import engine, rounds, tables
 from games.services import common
+from ledger.services import posting
 
 READ_FOR = (5, 2)
 """The Django whose ModelIterable.__iter__ core.compiled was written against."""
@@ -118,3 +119,9 @@ def test_every_compiled_statement_of_a_round_and_a_snapshot_builds_what_the_orm_
         orm = list(statement.build(*args))
         assert orm, "each statement finds rows here, or the comparison proves nothing"
         _same_objects(statement.all(*args), orm)
+    # How a round was closed (the ledger's _lock_round reads it at every deal and
+    # settlement), once it is: its JSON deltas converted as the ORM converts them.
+    services.void_round(round_.pk, reason=services.VoidReason.STAFF)
+    orm = list(posting._CLOSURE.build(round_.pk))
+    assert orm
+    _same_objects(posting._CLOSURE.all(round_.pk), orm)
