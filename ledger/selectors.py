@@ -213,13 +213,28 @@ def daily_bonus_claimed(user: Any, now: Any = None) -> bool:
 
 
 def holds_of_round(round_id: int) -> dict[int, int]:
-    """{user id: xu held} for a round."""
-    rows = (
-        Transfer.objects.filter(kind=TransferKind.HOLD, round_id=round_id)
-        .values_list("debit__user_id")
-        .annotate(total=Sum("amount"))
+    """{user id: xu held} for a round. Every settlement and void reads it: the SQL is
+    written once (``_HOLDS``; the ORM compiled its join and grouping afresh each time)."""
+    with connection.cursor() as cursor:
+        cursor.execute(_HOLDS, [TransferKind.HOLD.value, round_id])
+        return {int(user_id): int(total) for user_id, total in cursor.fetchall()}
+
+
+def _holds_sql() -> str:
+    transfers, accounts = Transfer._meta, Account._meta
+    debit = transfers.get_field("debit").column
+    user = accounts.get_field("user").column
+    return (
+        f'SELECT a."{user}", SUM(t."{transfers.get_field("amount").column}")'
+        f' FROM "{transfers.db_table}" t'
+        f' INNER JOIN "{accounts.db_table}" a ON a."{accounts.pk.column}" = t."{debit}"'
+        f' WHERE t."{transfers.get_field("kind").column}" = %s'
+        f' AND t."{transfers.get_field("round_id").column}" = %s'
+        f' GROUP BY a."{user}"'
     )
-    return {int(user_id): int(total) for user_id, total in rows}
+
+
+_HOLDS = _holds_sql()
 
 
 def round_closure(round_id: int) -> RoundClosure | None:
