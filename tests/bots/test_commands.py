@@ -7,9 +7,9 @@ from django.utils import timezone
 
 from bots import selectors, services
 from bots.models import BotOnlyTable
-from games import services as games
 from games.models import Seat, Table
 from tests.bots.test_tidy_table import _settle
+from tests.support.played import deal_when_due
 
 pytestmark = pytest.mark.django_db
 
@@ -35,8 +35,7 @@ def test_bots_at_a_bot_only_table_are_never_away_and_play_on_alone():
     call_command("start_bot_tables", "--tables", "1", stdout=StringIO())
     table = Table.objects.get(bot_only__isnull=False)
     Seat.objects.filter(table=table).update(last_seen_at=timezone.now() - timedelta(hours=1))
-    Table.objects.filter(pk=table.pk).update(start_at=timezone.now() - timedelta(seconds=1))
-    round_ = games.start_round_when_due(table.pk)
+    round_ = deal_when_due(table.pk)
     assert round_ is not None
     assert round_.players.count() == 4
     _settle(round_)

@@ -22,6 +22,15 @@ def quick_table(host: Any, name: str = "Bàn thử", **options: Any) -> Table:
     )
 
 
+def deal_when_due(table_id: int) -> Round | None:
+    """The table's countdown run out now, and its timer run: the deal, or None (what
+    ``start_round_when_due`` returns). Due *now*, not a second ago: a timer that late is
+    paced (games.services.countdown.late_turn), so a test dealing round after round on a
+    fast machine, several within a pacing turn, found its deals put off."""
+    Table.objects.filter(pk=table_id).update(start_at=timezone.now())
+    return services.start_round_when_due(table_id)
+
+
 def deal_for_two(players: list[Any], table: Table) -> Round:
     """players[0] and players[1] sit and players[0] starts the round: dealt, not arranged."""
     services.sit(players[0], table.pk)

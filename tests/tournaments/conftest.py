@@ -1,18 +1,15 @@
 from __future__ import annotations
 
-from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.test import override_settings
-from django.utils import timezone
 
-from games import services as games
 from games.models import Round, RoundState
 
 # Seeded deals: a test sees the same cards every run (autouse, shared with the games tests).
 from tests.games.conftest import reproducible_deals  # noqa: F401
-from tests.support.played import run_timers
+from tests.support.played import deal_when_due, run_timers
 
 
 @pytest.fixture
@@ -40,10 +37,8 @@ def small_stacks() -> Any:
 def play_round(table_id: int) -> Round | None:
     """Deal at a tournament table (its countdown run at once), let every hand be played
     for its owner at the deadline (docs/rules.md#timing), and run every timer to the end."""
-    from games.models import Table
 
-    Table.objects.filter(pk=table_id).update(start_at=timezone.now() - timedelta(seconds=1))
-    round_ = games.start_round_when_due(table_id)
+    round_ = deal_when_due(table_id)
     if round_ is None:
         return None
     round_ = run_timers(round_)

@@ -14,7 +14,6 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games import services as games
-from games.models import Table
 from ledger import selectors as ledger_selectors
 from ledger.audit import run_checks
 from ledger.models import Account, PoolClosure, PoolOutcome, PrizeHold, Transfer
@@ -23,7 +22,7 @@ from notices.models import Notification, NotificationKind
 from tests.moderation.conftest import _staff
 from tests.support.arenas import start_arena
 from tests.support.arranging import naive_arrangement
-from tests.support.played import run_timers
+from tests.support.played import deal_when_due, run_timers
 from tournaments.arena import services as arena
 from tournaments.models import EntryState, State, Tournament
 from tournaments.sitandgo import services
@@ -50,8 +49,7 @@ def play_with_colluders(t: Tournament, colluders: list[Any]) -> int:
         if t.state != State.RUNNING:
             break
         for table_id in open_tables(t):
-            Table.objects.filter(pk=table_id).update(start_at=timezone.now() - timedelta(seconds=1))
-            round_ = games.start_round_when_due(table_id)
+            round_ = deal_when_due(table_id)
             if round_ is None:
                 continue
             for rp in round_.players.select_related("user"):

@@ -20,6 +20,7 @@ from ledger import services as ledger
 from ledger.audit import run_checks
 from ledger.models import PoolClosure, PoolOutcome
 from tests.support.arenas import start_arena
+from tests.support.played import deal_when_due
 from tournaments import watchdog
 from tournaments.arena import services as arena
 from tournaments.models import Entry, EntryState, State, Tournament
@@ -38,8 +39,7 @@ def _stall(t: Tournament, **more: Any) -> None:
 
 
 def _deal(table_id: int) -> Round:
-    Table.objects.filter(pk=table_id).update(start_at=timezone.now() - timedelta(seconds=1))
-    round_ = games.start_round_when_due(table_id)
+    round_ = deal_when_due(table_id)
     assert round_ is not None and round_.state == RoundState.ARRANGING
     return round_
 
