@@ -176,6 +176,12 @@ class Table(models.Model):
     next_board = models.PositiveIntegerField(null=True, blank=True)
     # When the automatic start fires (9 s after the 2nd player sits, reset on each join).
     start_at = models.DateTimeField(null=True, blank=True)
+    # Who said ready and who asked to wait in the countdown after round ``between["round"]``
+    # ({"round", "ready", "waited"}: games.services.between), written with each of those
+    # round log entries in the same statement, so the countdown's readers (every ``ready``,
+    # every snapshot) need not read the log. The log stays the record: for another round
+    # than the latest (or none), games.selectors.rounds.between_view reads it.
+    between = models.JSONField(null=True, blank=True, editable=False)
     version = models.PositiveBigIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
 

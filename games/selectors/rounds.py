@@ -78,6 +78,10 @@ def between_view(table: Table, latest: Round | None) -> dict[str, Any] | None:
     next deal is counted down; None otherwise (a round is played, or no deal is due)."""
     if latest is None or not latest.is_finished or table.start_at is None:
         return None
+    kept = table.between
+    if kept is not None and kept.get("round") == latest.pk:
+        # Written with each of the round's ready and wait entries (games.services.between).
+        return {"round": latest.pk, "ready": list(kept["ready"]), "waited": list(kept["waited"])}
     ready: list[int] = []
     waited: list[int] = []
     for kind, user_id in _between_entries(latest.pk):

@@ -28,7 +28,7 @@ from games.selectors.tables import seats_with_users
 from games.services.common import lock_table, log
 from games.services.countdown import restate_start, set_start
 from games.services.rounds import deal
-from games.services.writes import one_statement
+from games.services.writes import Writes, one_statement
 
 Choice = Literal["wait", "ready"]
 
@@ -71,10 +71,13 @@ def between_rounds(user: User, table_id: int, round_id: int, choice: Choice) -> 
         limit = _ended_at(latest) + timedelta(seconds=settings.TABLE_WAIT_LIMIT_SECONDS)
         wanted = timezone.now() + timedelta(seconds=settings.TABLE_WAIT_SECONDS)
         when = min(max(table.start_at, wanted), limit)
-        log(latest, "wait", {"until": when.isoformat()}, user)
         said["waited"].append(user.pk)
         said["ready"] = [u for u in said["ready"] if u != user.pk]
-        _announce(table, latest, when, said)
+        # One write: the log entry, who said what (on the table) and the countdown.
+        with one_statement() as writes:
+            log(latest, "wait", {"until": when.isoformat()}, user, writes=writes)
+            _keep(table, said, writes)
+            set_start(table, when, extra={"between": said}, writes=writes)
         return None
     if user.pk in said["ready"]:
         return None  # said already: nothing changes
@@ -87,10 +90,13 @@ def between_rounds(user: User, table_id: int, round_id: int, choice: Choice) -> 
     # timer already queued for that time still holds). One write: the log and the version.
     with one_statement() as writes:
         log(latest, "ready", {}, user, writes=writes)
+        _keep(table, said, writes)
         restate_start(table, {"between": said}, writes=writes)
     return None
 
 
-def _announce(table: Table, latest: Round, when: datetime, said: dict[str, Any]) -> None:
-    """The countdown again, with who is ready and who waited (a new version)."""
-    set_start(table, when, extra={"between": said})
+def _keep(table: Table, said: dict[str, Any], writes: Writes) -> None:
+    """Who said what, on the table row with the log entry (``Table.between``): what the next
+    ``ready`` and every snapshot of this countdown read instead of the log."""
+    table.between = {"round": said["round"], "ready": said["ready"], "waited": said["waited"]}
+    writes.update([table], ["between"])

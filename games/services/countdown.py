@@ -265,6 +265,11 @@ def round_over(
     if seated >= 2 and table.is_open:  # a closed table (an arena's, its board played) stops
         when = timezone.now() + timedelta(seconds=SUMMARY_SECONDS)
         set_start(table, when, taken=seated, writes=writes)
+        if writes is not None:
+            # Nobody has said ready yet: what this countdown's readers take from the row
+            # (Table.between; without it they read the round log).
+            table.between = {"round": event["round"], "ready": [], "waited": []}
+            writes.update([table], ["between"])
     elif writes is not None:
         writes.update([table], ["version"])
     else:

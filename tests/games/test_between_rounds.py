@@ -13,7 +13,7 @@ from django.conf import settings
 from games import services
 from games.errors import RoundError, SeatError
 from games.models import Round, RoundEvent, RoundState, Table
-from games.selectors import table_snapshot
+from games.selectors import between_view, table_snapshot
 from games.services import private
 from tests.support.played import run_timers
 
@@ -135,6 +135,51 @@ def test_waits_never_put_the_deal_off_past_the_limit(players, private_table, mon
     private_table.refresh_from_db()
     limit = first.settled_at + timedelta(seconds=settings.TABLE_WAIT_LIMIT_SECONDS)
     assert private_table.start_at <= limit + timedelta(seconds=1)  # paced by a turn at most
+
+
+def test_who_said_ready_and_who_waited_reads_the_same_from_the_table_as_from_the_log(  # type: ignore[no-untyped-def]
+    players, private_table
+) -> None:
+    # The countdown's readers take it from the table row (Table.between); the round log
+    # stays the record, and both say the same after every ready and wait.
+    def both(round_: Round) -> tuple[Any, Any]:
+        table = Table.objects.get(pk=private_table.pk)
+        kept = between_view(table, round_)
+        table.between = None  # as a table whose row holds nothing for this round
+        return kept, between_view(table, round_)
+
+    first = _play_round(players, private_table)
+    assert both(first) == ({"round": first.pk, "ready": [], "waited": []},) * 2
+    steps = [
+        (players[0], "ready"),
+        (players[1], "wait"),
+        (players[0], "wait"),
+        (players[1], "ready"),
+    ]
+    for player, choice in steps:
+        assert services.between_rounds(player, private_table.pk, first.pk, choice) is None
+        kept, logged = both(first)
+        assert kept == logged == Table.objects.get(pk=private_table.pk).between
+    assert kept == {
+        "round": first.pk,
+        "ready": [players[1].pk],
+        "waited": [players[1].pk, players[0].pk],
+    }
+    dealt = services.between_rounds(players[0], private_table.pk, first.pk, "ready")
+    assert dealt is not None
+    # The next countdown.
+    for rp in dealt.players.select_related("user"):
+        c = rp.cards
+        services.submit_arrangement(rp.user, dealt.pk, [c[:5], c[5:10], c[10:]])
+    second = run_timers(dealt)
+    assert second.state == RoundState.SETTLED
+    empty = {"round": second.pk, "ready": [], "waited": []}
+    assert Table.objects.get(pk=private_table.pk).between == empty  # the settlement's
+    assert both(second) == (empty, empty)
+    # A row holding another round's (as one from before the field) is not read for this one.
+    Table.objects.filter(pk=private_table.pk).update(between=kept)
+    services.between_rounds(players[1], private_table.pk, second.pk, "ready")
+    assert both(second)[0] == both(second)[1] == {**empty, "ready": [players[1].pk]}
 
 
 def test_a_public_table_does_not_wait_for_one_player(players, table) -> None:  # type: ignore[no-untyped-def]

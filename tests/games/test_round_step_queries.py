@@ -226,16 +226,17 @@ def test_a_four_player_round_takes_at_most_35_queries_counting_each_step_and_its
     assert total <= ROUND_CAP, f"{total} queries a round: {counts}"
 
 
-READY = 5
-"""A ``ready`` that is not the last (games.services.between): the table's lock, its latest
-round (without its summary), the seats with their users, who has said ready, and one
-statement for the log entry and the version."""
-LAST_READY = 9
+READY = 4
+"""A ``ready`` that is not the last (games.services.between): the table's lock (with who has
+said ready: Table.between, written by the settlement and each ready), its latest round
+(without its summary), the seats with their users, and one statement for the log entry,
+who said it and the version."""
+LAST_READY = 8
 """The last ``ready``: the same reads, its log entry, and the deal on the seats it read
 (the balances, the round, the holds, one statement)."""
 
 
-def test_a_ready_takes_at_most_five_queries_and_the_last_deals_in_nine(
+def test_a_ready_takes_at_most_four_queries_and_the_last_deals_in_eight(
     players, table, django_assert_max_num_queries
 ):
     round_ = _deal_to_four(players, table, django_assert_max_num_queries)
