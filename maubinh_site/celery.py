@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import logging
 import os
+from typing import Any
 
 from celery import Celery
-from celery.signals import task_postrun, task_prerun
+from celery.signals import after_setup_logger, task_postrun, task_prerun
 from django.db import close_old_connections
+
+from core.logcontext import GameContextFilter
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "maubinh_site.settings")
 
@@ -26,3 +30,12 @@ def _close_old_connections(**_kwargs: object) -> None:
     saw an error or is unusable is closed.
     """
     close_old_connections()
+
+
+@after_setup_logger.connect
+def _game_context(logger: logging.Logger, **_kwargs: Any) -> None:
+    """The worker's lines carry the table and round ids (``core.logcontext``) as the served
+    process's do: a worker replaces the root logger's handlers with its own, in the format
+    of CELERY_WORKER_LOG_FORMAT (settings), without the filter that adds the ids."""
+    for handler in logger.handlers:
+        handler.addFilter(GameContextFilter())

@@ -188,6 +188,11 @@ CELERY_BROKER_URL = _BROKER
 # Embedded default: a worker thread inside the served process consumes the in-process
 # broker, so timers run the same task code as production without a second process.
 CELERY_EMBEDDED_WORKER = CELERY_BROKER_URL == "memory://"
+# The worker's lines as Celery writes them, with the table and round ids the served
+# process's lines carry (core.logcontext; maubinh_site.celery adds them to its handlers).
+CELERY_WORKER_LOG_FORMAT = (
+    "[%(asctime)s: %(levelname)s/%(processName)s]%(game_context)s %(message)s"
+)
 CELERY_IMPORTS = ["maubinh_site.tasks"]  # apps' tasks are autodiscovered
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True
