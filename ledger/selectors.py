@@ -10,6 +10,7 @@ from typing import Any
 from django.db import connection
 from django.db.models import Case, Count, F, Max, QuerySet, Sum, Value, When
 
+from core.compiled import Compiled
 from ledger.keys import bonus_day, daily_bonus_key, pool_key, wallet_key
 from ledger.models import (
     ROUND_KINDS,
@@ -238,7 +239,14 @@ _HOLDS = _holds_sql()
 
 
 def round_closure(round_id: int) -> RoundClosure | None:
-    return RoundClosure.objects.filter(round_id=round_id).first()
+    """How the round's escrow was emptied, or None while it is open. Every deal and
+    settlement reads it (the ledger's round lock): compiled once (``core.compiled``)."""
+    return _CLOSURE.first(round_id)
+
+
+_CLOSURE = Compiled(
+    lambda round_id: RoundClosure.objects.filter(round_id=round_id).order_by("pk")[:1]
+)
 
 
 def last_check() -> LedgerCheckRun | None:

@@ -193,16 +193,28 @@ def advance_round(
         return _void_unsettled(round_id, expected_state, expected_phase, skip_locked)
 
 
-@transaction.atomic
-def _advance(
+def _lock_as_expected(
     round_id: int, expected_state: str, expected_phase: int, skip_locked: bool
-) -> Round | None:
+) -> tuple[Table, Round] | None:
+    """The table and round locked, or None: no such round, or a timer that is stale (the
+    round is in another state or phase than the timer was set for)."""
     try:
         table, round_ = lock_round(round_id, skip_locked=skip_locked)
     except NotFound:
         return None
     if round_.state != expected_state or round_.phase != expected_phase:
         return None
+    return table, round_
+
+
+@transaction.atomic
+def _advance(
+    round_id: int, expected_state: str, expected_phase: int, skip_locked: bool
+) -> Round | None:
+    locked = _lock_as_expected(round_id, expected_state, expected_phase, skip_locked)
+    if locked is None:
+        return None
+    table, round_ = locked
     if round_.deadline is not None and timezone.now() < round_.deadline:
         enqueue_advance(round_)
         return None
@@ -226,12 +238,10 @@ def _void_unsettled(
 ) -> Round | None:
     """Void the round whose settlement failed (its transaction rolled back), unless another
     step moved it on in between."""
-    try:
-        table, round_ = lock_round(round_id, skip_locked=skip_locked)
-    except NotFound:
+    locked = _lock_as_expected(round_id, expected_state, expected_phase, skip_locked)
+    if locked is None:
         return None
-    if round_.state != expected_state or round_.phase != expected_phase:
-        return None
+    table, round_ = locked
     with log_context(table=table.pk, round=round_.pk):
         void(table, round_, reason=VoidReason.SETTLEMENT_FAILED)
     return round_

@@ -18,7 +18,6 @@ from django.db import DatabaseError, connection
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from core.compiled import Compiled
 from ledger.errors import (
     IdempotencyConflict,
     InsufficientFunds,
@@ -29,6 +28,7 @@ from ledger.errors import (
 from ledger.formats import Xu
 from ledger.keys import escrow_key
 from ledger.models import Account, AccountKind, Posting, RoundClosure, RoundOutcome, Transfer
+from ledger.selectors import round_closure
 from ledger.transactions import atomic_with_retry, retry_transient
 
 
@@ -323,7 +323,7 @@ def _lock_round(round_id: int) -> RoundClosure | None:
         Account.objects.bulk_create([_new_account(key)], ignore_conflicts=True)
         if not _lock_escrow(key):
             raise LedgerError(f"cannot open account {key}")
-    return _CLOSURE.first(round_id)
+    return round_closure(round_id)
 
 
 def _lock_escrow(key: str) -> bool:
@@ -338,8 +338,3 @@ _ESCROW_LOCK = {
     for lock in (False, True)
 }
 """The escrow account's lock (SQLite has no ``FOR UPDATE``; its writer lock serializes)."""
-
-_CLOSURE = Compiled(
-    lambda round_id: RoundClosure.objects.filter(round_id=round_id).order_by("pk")[:1]
-)
-"""How the round was closed: ``_lock_round``'s second statement."""

@@ -18,7 +18,7 @@ from chat import services as chat_services
 from games import services
 from games.selectors import engine, rounds, tables
 from games.services import common
-from ledger.services import posting
+from ledger import selectors as ledger_selectors
 
 READ_FOR = (5, 2)
 """The Django whose ModelIterable.__iter__ core.compiled was written against."""
@@ -122,6 +122,6 @@ def test_every_compiled_statement_of_a_round_and_a_snapshot_builds_what_the_orm_
     # How a round was closed (the ledger's _lock_round reads it at every deal and
     # settlement), once it is: its JSON deltas converted as the ORM converts them.
     services.void_round(round_.pk, reason=services.VoidReason.STAFF)
-    orm = list(posting._CLOSURE.build(round_.pk))
+    orm = list(ledger_selectors._CLOSURE.build(round_.pk))
     assert orm
-    _same_objects(posting._CLOSURE.all(round_.pk), orm)
+    _same_objects(ledger_selectors._CLOSURE.all(round_.pk), orm)
