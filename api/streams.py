@@ -315,7 +315,7 @@ class TableStream(_Stream):
         self.table_id = table_id
         self.private = private
         # Let in to a private table by a staff role only: as the socket, the role is
-        # checked again (at most every SESSION_CHECK_SECONDS, before an event is sent), so
+        # checked again (at most every ROLE_CHECK_SECONDS, before an event is sent), so
         # a staff member suspended or deactivated meanwhile gets nothing more from it.
         self.by_role = by_role
         self.role_checked = time.monotonic()
@@ -356,7 +356,7 @@ class TableStream(_Stream):
         if not self.by_role:
             return True
         now = time.monotonic()
-        if now - self.role_checked < consumers.SESSION_CHECK_SECONDS:
+        if now - self.role_checked < consumers.ROLE_CHECK_SECONDS:
             return True
         self.role_checked = now
         try:

@@ -7,7 +7,7 @@ one player's sitting down cost in queries and CPU (issue #28: the warm-up's 800 
 In this process, against a scratch PostgreSQL database (maubinh_bench_arrivals_<pid>,
 created, migrated and dropped), for ``--tables`` new tables of 4 players: each player's
 socket arrives as a table socket's does (``login``: the session's user, as
-``games.consumers._login_user`` finds it; ``handshake``: ``_table_access``; ``arrive``: the
+``games.socket_session.login_user`` finds it; ``handshake``: ``_table_access``; ``arrive``: the
 socket's presence row and its snapshot, ``TableConsumer._arrive``), then the four sit down
 (``sit``: ``games.services.sit``), then every socket arrives again (``reconnect``: the
 storm after a restart, presence and snapshot of a table whose players are seated). Broadcasts
@@ -68,9 +68,10 @@ def arrive(meter: Meter, step: str, table_id: int, session_key: str) -> bool:
 
     from games import consumers, selectors, services
     from games.selectors.tables import table_with_host
+    from games.socket_session import login_user
 
     with meter.measure("login" if step == "arrive" else f"{step} login"):
-        user = consumers._login_user(SessionStore(session_key))
+        user = login_user(SessionStore(session_key))
     if not user.is_authenticated:
         return False
     if step == "arrive":

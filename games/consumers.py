@@ -9,13 +9,11 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import importlib
 import logging
 import time
 import uuid
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
-from types import SimpleNamespace
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -25,7 +23,6 @@ from channels.db import DatabaseSyncToAsync, database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocketConsumer
 from channels.sessions import CookieMiddleware, SessionMiddleware
 from django.conf import settings
-from django.contrib import auth
 from django.db import InterfaceError, OperationalError, connections
 from django.utils import translation
 from django.utils.translation import gettext as _
@@ -37,6 +34,13 @@ from games.models import Table
 from games.selectors.tables import find_table_with_host, seats_with_users, table_with_host
 from games.sequencer import InOrder
 from games.socket_input import TokenBucket, parse_message
+from games.socket_session import (
+    SESSION_CHECK_SECONDS,
+    SessionEnded,
+    digest,
+    login_user,
+    still_logged_in,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -45,9 +49,10 @@ CLOSE_FORBIDDEN = 4403
 CLOSE_NOT_FOUND = 4404
 CLOSE_FLOOD = 4429
 
-# How often a socket checks that its login session still exists (logging out closes the
-# session's sockets at once; this catches expiry, a password change, a deactivation).
-SESSION_CHECK_SECONDS = 2.0
+# How often a socket let in by a staff role checks that role again (accounts.roles). Its
+# login session is told when it ends, and checked again at most every
+# SESSION_CHECK_SECONDS (games.socket_session).
+ROLE_CHECK_SECONDS = 2.0
 
 # Table commands run on a pool of threads, each with its own database connection, so
 # tables do not queue behind one another in the single thread Channels uses by default.
@@ -129,55 +134,10 @@ def run_read(func: Callable[..., Any]) -> Callable[..., Awaitable[Any]]:
     return read
 
 
-def _login_user(session: Any) -> Any:
-    """The user a login session belongs to (or AnonymousUser), as Django checks it for a
-    request: the backend, the session's password hash (with the key fallbacks)."""
-    return auth.get_user(SimpleNamespace(session=session))  # type: ignore[arg-type]
-
-
 def login_stack(inner: Any) -> Any:
     """Cookies and the login session in the scope; the consumer finds the user (Channels'
     AuthMiddlewareStack would, before the handshake is answered, on its shared thread)."""
     return CookieMiddleware(SessionMiddleware(inner))
-
-
-class SessionEnded(Exception):
-    """The socket's login session ended (or its user was deactivated): found by a command's
-    thread before the command ran. The socket closes with CLOSE_UNAUTHENTICATED."""
-
-
-def _session_alive(session_key: str, user_id: int) -> bool:
-    if settings.SESSION_ENGINE == "django.contrib.sessions.backends.db":
-        return _db_session_alive(session_key, user_id)
-    from django.contrib.auth import SESSION_KEY, get_user_model
-    from django.contrib.sessions.backends.base import SessionBase
-
-    engine = importlib.import_module(settings.SESSION_ENGINE)
-    store: SessionBase = engine.SessionStore(session_key)
-    if str(store.load().get(SESSION_KEY)) != str(user_id):
-        return False  # logged out, expired or flushed
-    return bool(get_user_model().objects.filter(pk=user_id, is_active=True).exists())
-
-
-def _db_session_alive(session_key: str, user_id: int) -> bool:
-    """The database backend's check in one statement, without decoding the session: a
-    session key never passes to another user (logging in flushes the session or cycles its
-    key, django.contrib.auth.login), so while the row is there and unexpired it is still
-    this user's login. Every socket runs this every few seconds of activity."""
-    from django.contrib.auth import get_user_model
-    from django.contrib.sessions.models import Session
-    from django.db import connection
-    from django.utils import timezone
-
-    sessions, users = Session._meta.db_table, get_user_model()._meta.db_table
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"SELECT EXISTS (SELECT 1 FROM {sessions} WHERE session_key = %s AND expire_date > %s)"
-            f" AND EXISTS (SELECT 1 FROM {users} WHERE id = %s AND is_active)",
-            [session_key, timezone.now(), user_id],
-        )
-        row = cursor.fetchone()
-    return bool(row and row[0])
 
 
 def _table_access(table_id: int, user: Any) -> tuple[int | None, bool, bool]:
@@ -224,36 +184,60 @@ class _Consumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         await self.accept()
         if "user" not in self.scope:  # tests may put one there
             self.scope["user"] = await run_handshake(self._admit)(self.scope["session"])
-        # Join the login session's group first: a logout closes this socket (session_ended).
+        # Join the user's login group first: what ends this login is told there
+        # (session_ended, session_check: games.socket_session).
         session = self.scope.get("session")
         self.session_key = getattr(session, "session_key", None) or ""
         self.session_user = getattr(self.scope.get("user"), "pk", None)
+        self.session_digest = digest(self.session_key) if self.session_key else ""
         self.session_checked = time.monotonic()
         self.session_due = False  # the next command checks the session before it runs
-        if self.session_key:
+        if self._logged_in():
             await self.channel_layer.group_add(
-                events.session_group(self.session_key), self.channel_name
+                events.login_group(self.session_user), self.channel_name
             )
         await super().websocket_connect(message)
+
+    def _logged_in(self) -> bool:
+        return bool(self.session_key) and self.session_user is not None
 
     def _admit(self, session: Any) -> Any:
         """Who the socket's login session belongs to, read on a handshake thread. A consumer
         with more to check before it lets a socket in reads that here too: one hop."""
-        return _login_user(session)
+        return login_user(session)
 
     async def websocket_disconnect(self, message: dict[str, Any]) -> None:
-        if getattr(self, "session_key", ""):
+        if getattr(self, "session_key", "") and self._logged_in():
             await self.channel_layer.group_discard(
-                events.session_group(self.session_key), self.channel_name
+                events.login_group(self.session_user), self.channel_name
             )
         await super().websocket_disconnect(message)
 
     async def session_ended(self, event: dict[str, Any]) -> None:
-        await self.close(code=CLOSE_UNAUTHENTICATED)
+        """A logout (of this session, or the event names another: this one stays), or the
+        user deactivated or deleted (no session named: every socket of theirs closes)."""
+        if event.get("session") in (None, self.session_digest):
+            await self.close(code=CLOSE_UNAUTHENTICATED)
+
+    async def session_check(self, event: dict[str, Any]) -> None:
+        """The user's password changed: this socket's session may no longer log them in."""
+        if not self._logged_in():
+            return
+        self.session_checked = time.monotonic()
+        try:
+            alive = await run_handshake(still_logged_in)(self.session_key, self.session_user)
+        except Exception:
+            # The database away: the socket checks again at its next message.
+            logger.exception("a socket's login session not checked")
+            self.session_checked = 0.0
+            return
+        if not alive:
+            await self.close(code=CLOSE_UNAUTHENTICATED)
 
     def _session_check_due(self) -> bool:
-        """Whether the login session is to be checked now (every few seconds of activity)."""
-        if not self.session_key or self.session_user is None:
+        """Whether the login session is to be checked now (the net for what no signal
+        tells: at most every SESSION_CHECK_SECONDS of activity)."""
+        if not self._logged_in():
             return False
         now = time.monotonic()
         if now - self.session_checked < SESSION_CHECK_SECONDS:
@@ -265,7 +249,7 @@ class _Consumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         """False once the socket's login session has ended (checked every few seconds)."""
         if not self._session_check_due():
             return True
-        return bool(await run_command(_session_alive)(self.session_key, self.session_user))
+        return bool(await run_command(still_logged_in)(self.session_key, self.session_user))
 
     def _runs_command(self, content: dict[str, Any]) -> bool:
         """Whether this message runs a command on a database thread, which then checks the
@@ -400,7 +384,7 @@ class TableConsumer(_Consumer):
         self.user: Any = None  # the scope's, on connect
         self.private = False  # a private table's socket is closed if its host removes it
         # Let in to a private table by a staff role only: the role is checked again every
-        # SESSION_CHECK_SECONDS, so a suspended or deactivated staff member stops watching.
+        # ROLE_CHECK_SECONDS, so a suspended or deactivated staff member stops watching.
         self.by_role = False
         self.role_checked = time.monotonic()
         self.access_lost = False
@@ -497,7 +481,7 @@ class TableConsumer(_Consumer):
         if self.access_lost or not self.by_role:
             return not self.access_lost
         now = time.monotonic()
-        if now - self.role_checked < SESSION_CHECK_SECONDS:
+        if now - self.role_checked < ROLE_CHECK_SECONDS:
             return True
         self.role_checked = now
         try:
@@ -607,7 +591,7 @@ class TableConsumer(_Consumer):
             started, cpu_start = time.monotonic(), time.thread_time()
             try:
                 _connect_first()
-                if login is not None and not _session_alive(*login):
+                if login is not None and not still_logged_in(*login):
                     raise SessionEnded()  # before the command: nothing of it has run
                 with querycount.step(kind):
                     return handler(consumer, content)

@@ -12,7 +12,6 @@ showdown goes in full to those who may see its cards, withheld to the others.
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import json
 import logging
 import os
@@ -23,6 +22,8 @@ from typing import Any
 from asgiref.sync import async_to_sync
 from channels.layers import BaseChannelLayer, InMemoryChannelLayer, get_channel_layer
 from django.db import transaction
+
+from games.socket_session import digest
 
 logger = logging.getLogger(__name__)
 
@@ -44,9 +45,10 @@ def user_group(user_id: int) -> str:
     return f"user-{user_id}"
 
 
-def session_group(session_key: str) -> str:
-    """Every socket opened with one login session (a digest: the key itself is a secret)."""
-    return "session-" + hashlib.sha256(session_key.encode()).hexdigest()[:40]
+def login_group(user_id: int) -> str:
+    """Every socket a user opened logged in, whatever the session (games.socket_session:
+    a logout names its session, a password change or a deactivation concerns them all)."""
+    return f"login-{user_id}"
 
 
 class _BroadcastLoop:
@@ -226,18 +228,33 @@ def to_lobby(payload: dict[str, Any]) -> None:
     publish(LOBBY, payload)
 
 
-def end_session(session_key: str) -> None:
-    """Close every socket of a login session (a logout), once the transaction commits."""
+def end_session(user_id: int, session_key: str) -> None:
+    """Close the sockets of one login session (a logout), once the transaction commits."""
+    _to_logins(user_id, {"type": "session.ended", "session": digest(session_key)})
+
+
+def end_logins(user_id: int) -> None:
+    """Close every socket of a user (deactivated, or deleted), once the transaction commits."""
+    _to_logins(user_id, {"type": "session.ended", "session": None})
+
+
+def check_logins(user_id: int) -> None:
+    """Have every socket of a user check its login session again (their password changed:
+    sessions from before the change no longer log them in), once the transaction commits."""
+    _to_logins(user_id, {"type": "session.check"})
+
+
+def _to_logins(user_id: int, message: dict[str, Any]) -> None:
     layer = get_channel_layer()
-    if layer is None or not session_key:
+    if layer is None:
         return
 
     def send() -> None:
         try:
-            _group_send(layer, session_group(session_key), {"type": "session.ended"})
+            _group_send(layer, login_group(user_id), message)
         except Exception:
-            # Each socket also checks its session itself (games.consumers), so a lost
-            # message leaves it open a moment longer, never usable.
-            logger.exception("closing the sockets of an ended session failed")
+            # Each socket also checks its session itself (games.socket_session), so a lost
+            # message leaves it open a while longer, never past that check.
+            logger.exception("telling the sockets of user %s their login changed failed", user_id)
 
     transaction.on_commit(send)

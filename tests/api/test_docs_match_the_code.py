@@ -149,6 +149,7 @@ NOT_STREAMED = {
     "error",
     "game.event",
     "session.ended",
+    "session.check",
     "shut_out",
     "token_revoked",
     "chat_role",

@@ -53,7 +53,7 @@ async def _next(lines: AsyncIterator[bytes]) -> dict[str, Any]:
 def test_a_moderator_s_table_stream_of_a_private_table_ends_when_they_are_suspended(
     players, make_user, monkeypatch, own_socket_threads
 ) -> None:
-    monkeypatch.setattr(consumers, "SESSION_CHECK_SECONDS", 0.0)
+    monkeypatch.setattr(consumers, "ROLE_CHECK_SECONDS", 0.0)
     moderator = _staff(make_user, "mod", moderator=True)
     table = game_services.open_table(players[0], name="Nhà riêng", stake=10, is_private=True)
     assert selectors.enters_as_staff(table, moderator)

@@ -43,7 +43,7 @@ NOT_REFUSALS = {
     "games.stakes.NoStakesProvider",
     # A command's thread found the socket's login session ended: the socket closes with
     # 4401 (docs/protocol.md, "Sessions"), no message is shown.
-    "games.consumers.SessionEnded",
+    "games.socket_session.SessionEnded",
     # A settlement failed for a reason a retry would meet again: its step rolls back and
     # the round is voided (games.services.showdown.advance_round); it never leaves there.
     "games.services.showdown._SettlementFailed",

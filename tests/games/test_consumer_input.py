@@ -182,7 +182,7 @@ def test_a_command_checks_the_login_session_on_its_own_thread_hop_not_one_more(
     monkeypatch.setattr(consumers, "SESSION_CHECK_SECONDS", 0.0)
     hops: list[str] = []
     checks: list[int] = []
-    run_command, session_alive = consumers.run_command, consumers._session_alive
+    run_command, session_alive = consumers.run_command, consumers.still_logged_in
 
     def counted_run_command(func: Any) -> Any:
         hops.append(getattr(func, "__name__", repr(func)))
@@ -193,7 +193,7 @@ def test_a_command_checks_the_login_session_on_its_own_thread_hop_not_one_more(
         return session_alive(key, user_id)
 
     monkeypatch.setattr(consumers, "run_command", counted_run_command)
-    monkeypatch.setattr(consumers, "_session_alive", counted_session_alive)
+    monkeypatch.setattr(consumers, "still_logged_in", counted_session_alive)
     _client, cookie = _logged_in(table.host)
 
     async def run() -> tuple[str, list[str]]:
@@ -208,6 +208,142 @@ def test_a_command_checks_the_login_session_on_its_own_thread_hop_not_one_more(
     assert run_async(run()) == ("ok", ["timed_handler"])
     assert checks == [table.host.pk]
     assert table.seat_set.filter(user=table.host).exists()
+
+
+async def _closed_or_open(socket: WebsocketCommunicator) -> Any:
+    """The socket's close (code), or "open" when it still answers a ping."""
+    await socket.send_json_to({"type": "ping"})
+    while True:
+        output = await socket.receive_output(timeout=5)
+        if output["type"] == "websocket.close":
+            return output["code"]
+        if json.loads(output["text"]).get("type") in ("ok", "error"):
+            await socket.disconnect()
+            return "open"
+
+
+async def _refused(table_id: int, cookie: bytes) -> Any:
+    socket = WebsocketCommunicator(_app(), f"/ws/tables/{table_id}/", headers=[(b"cookie", cookie)])
+    connected, _code = await socket.connect()
+    assert connected  # answered at once, then closed (docs/protocol.md)
+    return (await socket.receive_output(timeout=5))["code"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_changing_the_password_closes_the_other_browsers_sockets_at_once(
+    table: Any, password: str
+) -> None:
+    # The other browser does nothing: nothing waits for its next message. The browser that
+    # changed it keeps its login under a new session key (Django cycles it), with which
+    # its page opens its socket again (static/games/live.js).
+    client, cookie = _logged_in(table.host)
+    _other_client, other_cookie = _logged_in(table.host)
+    new = "another-Passw0rd!"
+
+    async def run() -> tuple[Any, Any, Any]:
+        await _open(table.pk, cookie)
+        there = await _open(table.pk, other_cookie)
+        response = await asyncio.to_thread(
+            client.post,
+            reverse("accounts:password_change"),
+            {"old_password": password, "new_password1": new, "new_password2": new},
+        )
+        assert response.status_code == 302
+        closed = await there.receive_output(timeout=5)
+        moved = f"sessionid={client.cookies['sessionid'].value}".encode()
+        assert moved != cookie
+        again = await _open(table.pk, moved)
+        still = await _closed_or_open(again)
+        refused = await _refused(table.pk, other_cookie)
+        await _done()
+        return closed, still, refused
+
+    closed, still, refused = run_async(run())
+    assert closed == {"type": "websocket.close", "code": 4401}
+    assert still == "open"
+    assert refused == 4401
+
+
+@pytest.mark.django_db(transaction=True)
+def test_deactivating_a_user_closes_every_socket_of_theirs_at_once(
+    table: Any, make_user: Any
+) -> None:
+    _client, cookie = _logged_in(table.host)
+    _other_client, other_cookie = _logged_in(table.host)
+    _guest_client, guest_cookie = _logged_in(make_user("binh"))
+
+    def deactivate() -> None:
+        host = get_user_model().objects.get(pk=table.host.pk)
+        host.is_active = False
+        host.save()
+
+    async def run() -> tuple[Any, Any, Any]:
+        sockets = [await _open(table.pk, c) for c in (cookie, other_cookie, guest_cookie)]
+        await asyncio.to_thread(deactivate)
+        first = await sockets[0].receive_output(timeout=5)
+        second = await sockets[1].receive_output(timeout=5)
+        guest = await _closed_or_open(sockets[2])
+        await _done()
+        return first, second, guest
+
+    first, second, guest = run_async(run())
+    assert first == second == {"type": "websocket.close", "code": 4401}
+    assert guest == "open"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_password_set_straight_in_the_database_is_found_by_the_sockets_next_check(
+    table: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # No signal tells of an UPDATE: the check every SESSION_CHECK_SECONDS does, and it
+    # compares the session's password hash as Django does (the row is still there).
+    monkeypatch.setattr(consumers, "SESSION_CHECK_SECONDS", 0.0)
+    _client, cookie = _logged_in(table.host)
+
+    def change() -> None:
+        get_user_model().objects.filter(pk=table.host.pk).update(password="!")
+
+    async def run() -> Any:
+        socket = await _open(table.pk, cookie)
+        await asyncio.to_thread(change)
+        code = await _closed_or_open(socket)
+        await _done()
+        return code
+
+    assert run_async(run()) == 4401
+    assert not table.seat_set.exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_socket_reads_its_login_session_once_a_minute_of_commands_not_at_each(
+    table: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A round is eight commands a table (four submissions, four readies): each read the
+    # session when the check ran every 2 s.
+    checks: list[int] = []
+    session_alive = consumers.still_logged_in
+    clock = [1000.0]
+
+    def counted(key: str, user_id: int) -> bool:
+        checks.append(user_id)
+        return session_alive(key, user_id)
+
+    monkeypatch.setattr(consumers, "still_logged_in", counted)
+    monkeypatch.setattr(consumers.time, "monotonic", lambda: clock[0])
+    _client, cookie = _logged_in(table.host)
+
+    async def run() -> None:
+        socket = await _open(table.pk, cookie)
+        for _ in range(12):  # a command every 5 s for a minute
+            clock[0] += 5.0
+            assert (await _reply(socket, type="ping"))["type"] == "ok"
+        clock[0] += 1.0
+        assert (await _reply(socket, type="ping"))["type"] == "ok"
+        await socket.disconnect()
+        await _done()
+
+    run_async(run())
+    assert checks == [table.host.pk]  # at 60 s, once
 
 
 @pytest.mark.django_db(transaction=True)

@@ -104,7 +104,7 @@ async def _closed_code(socket: WebsocketCommunicator) -> Any:
 def test_a_moderator_watching_a_private_table_by_role_stops_when_suspended(
     players, make_user, monkeypatch, then
 ) -> None:
-    monkeypatch.setattr(consumers, "SESSION_CHECK_SECONDS", 0.0)
+    monkeypatch.setattr(consumers, "ROLE_CHECK_SECONDS", 0.0)
     moderator = _staff(make_user, "mod", moderator=True)
     table = services.open_table(players[0], name="Nhà riêng", stake=10, is_private=True)
 

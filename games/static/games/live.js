@@ -1,6 +1,8 @@
 // A websocket that reconnects with backoff and matches replies to requests by `ref`.
 // The server re-sends a full snapshot on every (re)connect, so nothing is replayed here.
 
+const LOGIN_RECHECK_MS = 1000;
+
 export class Live {
   constructor(path, { onMessage, onStatus }) {
     this.path = path;
@@ -11,6 +13,10 @@ export class Live {
     this.pending = new Map();
     this.stopped = false;
     this.socket = null;
+    // A 4401 is checked once more with the browser's cookie as it is then: changing the
+    // password moves this browser's login to a new session, and the socket opened with the
+    // old one is closed although the player is still logged in.
+    this.loginRechecked = false;
   }
 
   connect() {
@@ -28,6 +34,7 @@ export class Live {
       } catch {
         return;
       }
+      this.loginRechecked = false; // let in: a later 4401 is checked again
       const waiting = message.ref != null && this.pending.get(message.ref);
       if (waiting && (message.type === "ok" || message.type === "error")) {
         this.pending.delete(message.ref);
@@ -44,8 +51,16 @@ export class Live {
       }
       this.pending.clear();
       if (this.stopped) return;
-      // 4401: logged out; 4403: a private table without an invite; 4404: no such table.
-      // Retrying cannot help.
+      if (event.code === 4401 && !this.loginRechecked) {
+        // A second later: the socket is closed as the password changes, before the
+        // response that carries the browser's new session cookie has arrived.
+        this.loginRechecked = true;
+        this.onStatus("closed", this.attempt);
+        this.retry = setTimeout(() => this.connect(), LOGIN_RECHECK_MS);
+        return;
+      }
+      // 4401: logged out (and so again with the cookie as it is now); 4403: a private table
+      // without an invite; 4404: no such table. Retrying cannot help.
       if (event.code === 4401 || event.code === 4403 || event.code === 4404) {
         this.onStatus("gone", event.code);
         return;
