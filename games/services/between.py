@@ -49,15 +49,22 @@ def between_rounds(user: User, table_id: int, round_id: int, choice: Choice) -> 
     if choice not in BETWEEN_KINDS:
         raise ValueError("choice")
     table = lock_table(table_id)  # the table's command stream: a deal cannot slip in
-    latest = latest_round(table, summary=False)
-    if latest is None or latest.pk != round_id or not latest.is_finished:
-        raise RoundError(_("That round is not the one that just ended."), code="not_between_rounds")
+    said = _said_on_the_row(table, round_id) if choice == "ready" else None
+    latest = None
+    if said is None:
+        latest = latest_round(table, summary=False)
+        if latest is None or latest.pk != round_id or not latest.is_finished:
+            raise RoundError(
+                _("That round is not the one that just ended."), code="not_between_rounds"
+            )
     seated = seats_with_users(table)
     if not any(seat.user_id == user.pk for seat in seated):
         raise SeatError(_("You are not seated at this table."), code="not_seated")
     if table.start_at is None:
         raise RoundError(_("No round is about to be dealt here."), code="no_countdown")
-    said = between_view(table, latest) or {"round": latest.pk, "ready": [], "waited": []}
+    if latest is not None:
+        said = between_view(table, latest) or {"round": latest.pk, "ready": [], "waited": []}
+    assert said is not None
     if choice == "wait":
         if not table.is_private:
             raise RoundError(
@@ -84,15 +91,32 @@ def between_rounds(user: User, table_id: int, round_id: int, choice: Choice) -> 
     said["ready"].append(user.pk)
     people = {seat.user_id for seat in seated if not seat.user.is_bot}
     if people <= set(said["ready"]):
+        if latest is None:
+            latest = latest_round(table, summary=False)  # the deal numbers the next one
+        assert latest is not None and latest.pk == round_id
         log(latest, "ready", {}, user)
         return deal(table, latest, seats=seated)  # everyone is ready: why wait any longer
     # The deal stays when it was: a "ready" never puts it off (no pacing again, and the
     # timer already queued for that time still holds). One write: the log and the version.
+    ended = latest if latest is not None else Round(pk=round_id, table=table)
     with one_statement() as writes:
-        log(latest, "ready", {}, user, writes=writes)
+        log(ended, "ready", {}, user, writes=writes)
         _keep(table, said, writes)
         restate_start(table, {"between": said}, writes=writes)
     return None
+
+
+def _said_on_the_row(table: Table, round_id: int) -> dict[str, Any] | None:
+    """Who said what since ``round_id`` ended, from the table row alone, when the row can
+    tell: while a countdown runs and ``Table.between`` names that round. It is written only
+    for the latest round, once it has ended (countdown.round_over, _keep), and every deal
+    clears it (rounds.deal), so that round is still the latest and has ended: no need to
+    read it. None: the round is to be read (another round, or a row from before the
+    field)."""
+    kept = table.between
+    if table.start_at is None or kept is None or kept.get("round") != round_id:
+        return None
+    return {"round": round_id, "ready": list(kept["ready"]), "waited": list(kept["waited"])}
 
 
 def _keep(table: Table, said: dict[str, Any], writes: Writes) -> None:

@@ -175,9 +175,10 @@ def deal(table: Table, latest: Round | None, *, seats: list[Seat] | None = None)
         seed, server_seed, client_seeds = board.seed, "", [board.client_seed]
     hands = deal_from_seeds(seed, client_seeds, len(playing))
     table.next_board = None
+    table.between = None  # who was ready for this deal: past (games.services.between)
     # The players, the round log and the new version go in one statement (one_statement).
     with one_statement() as writes:
-        version = bump(table, "start_at", "next_board", writes=writes)
+        version = bump(table, "start_at", "next_board", "between", writes=writes)
         round_ = Round.objects.create(
             table=table,
             number=(latest.number if latest is not None else 0) + 1,

@@ -204,6 +204,32 @@ def test_a_stale_round_or_a_spectator_is_refused_and_changes_nothing(players, ta
     assert not RoundEvent.objects.filter(round=first, kind__in=["ready", "wait"]).exists()
 
 
+def test_a_ready_from_a_tab_still_on_the_round_before_a_deal_is_refused(players, table) -> None:  # type: ignore[no-untyped-def]
+    # A ready is answered from the table row (Table.between) while it names the round that
+    # ended; the deal clears it, so the tab of a round already followed by another is
+    # refused, during that round and in the countdown after it.
+    for p in players[:3]:
+        services.sit(p, table.pk)
+    first = _play_round(players, table)
+    assert services.between_rounds(players[0], table.pk, first.pk, "ready") is None
+    services.between_rounds(players[1], table.pk, first.pk, "ready")
+    second = services.between_rounds(players[2], table.pk, first.pk, "ready")
+    assert second is not None
+    assert Table.objects.get(pk=table.pk).between is None
+    with pytest.raises(RoundError) as during:
+        services.between_rounds(players[0], table.pk, first.pk, "ready")
+    assert during.value.code == "not_between_rounds"
+    for rp in second.players.select_related("user"):
+        c = rp.cards
+        services.submit_arrangement(rp.user, second.pk, [c[:5], c[5:10], c[10:]])
+    assert run_timers(second).state == RoundState.SETTLED
+    with pytest.raises(RoundError) as after:
+        services.between_rounds(players[1], table.pk, first.pk, "ready")
+    assert after.value.code == "not_between_rounds"
+    assert services.between_rounds(players[1], table.pk, second.pk, "ready") is None
+    assert RoundEvent.objects.filter(round=first, kind="ready").count() == 3
+
+
 @pytest.mark.usefixtures("own_socket_threads")
 def test_ready_and_wait_over_the_socket_are_answered_and_refused_in_words(players, table) -> None:  # type: ignore[no-untyped-def]
     """The `ready` / `wait` commands (docs/protocol.md "Between rounds") go through the
