@@ -17,6 +17,7 @@ from django.utils import timezone
 from games.models import Round, Seat, Table
 from games.selectors.presence import online_users
 from games.selectors.rounds import active_round, latest_round
+from games.selectors.tables import seated_and_starts
 from games.services.common import bump, table_event
 from games.services.writes import Writes
 from games.signals import round_settled, send_on_commit
@@ -81,7 +82,7 @@ def arrived(table: Table) -> None:
         set_start(table, soon)
 
 
-def paced(table: Table, when: datetime) -> datetime:
+def paced(table: Table, when: datetime, starts: list[datetime] | None = None) -> datetime:
     """When ``table`` deals, for a deal due at ``when``: at ``when`` itself, unless the
     site already deals its rate (``deal_rate``) then, and then in the first turn with room.
 
@@ -91,18 +92,22 @@ def paced(table: Table, when: datetime) -> datetime:
     their players submit together, round after round: the waves grow, as buses bunch, and
     a wave queues for the server's threads. A table that meets a full turn waits for the
     next with room, and its countdown shows it; a site below its rate moves few deals,
-    and by a fraction of a second."""
+    and by a fraction of a second.
+
+    ``starts``: the other tables' deals in the window (``pacing_window``), when the caller
+    read them already (round_over, with the seats)."""
     rate = deal_rate()
     if rate <= 0:
         return when
     room, turn = _turns(rate)
     first = (when - _EPOCH) // turn
     horizon = when + timedelta(seconds=settings.DEAL_PACING_HORIZON_SECONDS)
-    starts = (
-        Table.objects.filter(start_at__gte=_EPOCH + first * turn, start_at__lt=horizon)
-        .exclude(pk=table.pk)
-        .values_list("start_at", flat=True)
-    )
+    if starts is None:
+        starts = list(
+            Table.objects.filter(start_at__gte=_EPOCH + first * turn, start_at__lt=horizon)
+            .exclude(pk=table.pk)
+            .values_list("start_at", flat=True)
+        )
     taken = Counter((start - _EPOCH) // turn for start in starts if start is not None)
     free = first
     while taken[free] >= room:
@@ -186,6 +191,17 @@ TURN_SECONDS = 0.25
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
+def pacing_window(when: datetime) -> tuple[datetime, datetime] | None:
+    """The deals ``paced`` counts for a deal due at ``when``: those from the start of its
+    turn to the horizon (None: the site does not pace)."""
+    rate = deal_rate()
+    if rate <= 0:
+        return None
+    _room, turn = _turns(rate)
+    first = (when - _EPOCH) // turn
+    return _EPOCH + first * turn, when + timedelta(seconds=settings.DEAL_PACING_HORIZON_SECONDS)
+
+
 def _turns(rate: float) -> tuple[int, timedelta]:
     """The deals a turn has room for at ``rate`` a second, and how long a turn lasts."""
     room = max(1, math.floor(rate * TURN_SECONDS))
@@ -199,11 +215,12 @@ def set_start(
     taken: int | None = None,
     extra: dict[str, Any] | None = None,
     writes: Writes | None = None,
+    starts: list[datetime] | None = None,
 ) -> None:
     """Count down to a deal at ``when`` (paced); ``extra``: more for the countdown event
     (games.services.between: who is ready, who asked to wait); ``writes``: the step's last
-    writes (games.services.writes), which save the countdown."""
-    when = paced(table, when)
+    writes (games.services.writes), which save the countdown; ``starts``: see paced."""
+    when = paced(table, when, starts)
     table.start_at = when
     bump(table, "start_at", writes=writes)
     table_event(
@@ -246,7 +263,8 @@ def round_over(
 ) -> None:
     """A round has ended (settled or voided): tell the table and the lobby, let what follows
     a round (bots tidying up, the next countdown) follow. ``writes``: see set_start."""
-    seated = table.seat_set.count()
+    when = timezone.now() + timedelta(seconds=SUMMARY_SECONDS)
+    seated, starts = seated_and_starts(table, pacing_window(when))
     # Two visible changes, the round's end and (with two seated) the next countdown, each
     # with its own version; one UPDATE saves both (the countdown's bump, or the one here).
     table.version += 1
@@ -263,8 +281,7 @@ def round_over(
         round_settled, table_id=table.pk, round_id=event["round"], managed=table.is_managed
     )
     if seated >= 2 and table.is_open:  # a closed table (an arena's, its board played) stops
-        when = timezone.now() + timedelta(seconds=SUMMARY_SECONDS)
-        set_start(table, when, taken=seated, writes=writes)
+        set_start(table, when, taken=seated, writes=writes, starts=starts)
         if writes is not None:
             # Nobody has said ready yet: what this countdown's readers take from the row
             # (Table.between; without it they read the round log).

@@ -156,3 +156,34 @@ def test_with_no_rate_set_tables_due_at_once_still_deal_a_turn_at_a_time(
     starts = [_start(t, when) for t in _tables(players, 3)]
     after = datetime(2030, 1, 1, 12, 0, 0, tzinfo=UTC) + timedelta(milliseconds=250)
     assert starts == [when, when, after]
+
+
+def test_rounds_that_end_together_count_down_to_deals_a_turn_apart(
+    make_user: Any, settings: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A round's end reads the seats taken and the other tables' deals in one statement
+    # (games.selectors.tables.seated_and_starts): the countdown it starts is paced on them.
+    from games.services import countdown
+
+    settings.DEALS_PER_SECOND = 8  # turns of 250 ms with room for 2
+    ended = datetime(2030, 1, 1, 12, 0, 0, 30_000, tzinfo=UTC)
+    monkeypatch.setattr(countdown.timezone, "now", lambda: ended)
+    tables = []
+    for i in range(5):
+        host, guest = make_user(f"end{i}a"), make_user(f"end{i}b")
+        table = services.create_table(host, name=f"Bàn xong {i}", stake=10)
+        services.sit(host, table.pk)
+        services.sit(guest, table.pk)
+        tables.append(table)
+    Table.objects.filter(pk__in=[t.pk for t in tables]).update(start_at=None)
+    starts = []
+    for table in tables:
+        with transaction.atomic():
+            locked = Table.objects.select_for_update().get(pk=table.pk)
+            countdown.round_over(locked, {"type": "voided", "round": 0})
+        table.refresh_from_db()
+        starts.append(table.start_at)
+    when = ended + timedelta(seconds=countdown.SUMMARY_SECONDS)
+    turn = timedelta(milliseconds=250)
+    after = datetime(2030, 1, 1, 12, 0, 12, tzinfo=UTC) + turn  # the turn after when's
+    assert starts == [when, when, after, after, after + turn]

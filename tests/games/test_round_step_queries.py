@@ -42,12 +42,13 @@ the round, its log and the version again)."""
 SHOWDOWN = 3
 """At the deadline (a timer): the locks, the players, and one statement for the hands
 played for the absent, the round, its log and the version."""
-SETTLEMENT = 12
+SETTLEMENT = 11
 """Without the ratings: the locks, the players with their
 users, the ledger (the escrow's lock, its closure, its holds, the payouts, the closure),
-the round's transfers, the balances and the seats for the summary, the deal pacing's
-turns for the next countdown (on by default since 2 Dec 2026: games.services.countdown.
-paced), and one statement for the results, the round, its log and the version."""
+the round's transfers, the balances for the summary, the seats taken with the deal
+pacing's turns for the next countdown (one statement: games.selectors.tables.
+seated_and_starts; pacing is on by default since 2 Dec 2026), and one statement for the
+results, the round, its log and the version."""
 LATE = 1
 """The deals here are due a second before they run: a deal timer that late counts the
 deals of its turn first (games.services.countdown.late_turn). On time, it does not."""
@@ -95,7 +96,7 @@ def test_a_submission_takes_at_most_three_queries_and_the_last_one_begins_the_sh
     assert round_.deadline == round_.reveal_time(4)
 
 
-def test_the_showdown_at_the_deadline_takes_at_most_three_queries_and_the_settlement_14(
+def test_the_showdown_at_the_deadline_takes_at_most_three_queries_and_the_settlement_13(
     players, table, django_assert_max_num_queries
 ):
     round_ = _deal_to_four(players, table, django_assert_max_num_queries)
@@ -109,7 +110,7 @@ def test_the_showdown_at_the_deadline_takes_at_most_three_queries_and_the_settle
     # The showdown's one timer is the settlement's, after every chi has had its time.
     assert round_.state == RoundState.SHOWDOWN and round_.revealed == 1
     assert round_.deadline == round_.reveal_time(4)
-    # 12 (no savepoint of its own: a failed settlement rolls its whole step back, then
+    # 11 (no savepoint of its own: a failed settlement rolls its whole step back, then
     # voids), and the ratings app's 2 in the same transaction (lock or create the players'
     # ratings; record the round's changes and store the new ratings: docs/ratings.md).
     phase = _due(round_).phase
@@ -167,8 +168,8 @@ ROUND_CAPS = {
     "last submission": SUBMISSION,  # the showdown it begins included
     "settlement": SETTLEMENT + RATING + 1,
 }
-ROUND_CAP = 35
-"""Issue 28's goal was 45; the steps' caps add up to 8 + 4 × 3 + 15 = 35."""
+ROUND_CAP = 34
+"""Issue 28's goal was 45; the steps' caps add up to 8 + 4 × 3 + 14 = 34."""
 
 
 def _count(step, counts, django_capture_on_commit_callbacks, run):  # type: ignore[no-untyped-def]
@@ -181,7 +182,7 @@ def _count(step, counts, django_capture_on_commit_callbacks, run):  # type: igno
     return result
 
 
-def test_a_four_player_round_takes_at_most_35_queries_counting_each_step_and_its_commit(
+def test_a_four_player_round_takes_at_most_34_queries_counting_each_step_and_its_commit(
     players, table, django_capture_on_commit_callbacks
 ):
     counts: dict[str, list[int]] = {}
