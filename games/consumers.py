@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+import random
 import time
 import uuid
 from collections.abc import Awaitable, Callable
@@ -190,7 +191,9 @@ class _Consumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         self.session_key = getattr(session, "session_key", None) or ""
         self.session_user = getattr(self.scope.get("user"), "pk", None)
         self.session_digest = digest(self.session_key) if self.session_key else ""
-        self.session_checked = time.monotonic()
+        # Checked (the login read at the handshake) as if up to half the interval ago: the
+        # sockets of a storm (a restart's 800 at once) do not all check together again.
+        self.session_checked = time.monotonic() - random.uniform(0, SESSION_CHECK_SECONDS / 2)
         self.session_due = False  # the next command checks the session before it runs
         if self._logged_in():
             await self.channel_layer.group_add(
