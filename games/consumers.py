@@ -195,14 +195,19 @@ class _Consumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         # sockets of a storm (a restart's 800 at once) do not all check together again.
         self.session_checked = time.monotonic() - random.uniform(0, SESSION_CHECK_SECONDS / 2)
         self.session_due = False  # the next command checks the session before it runs
-        if self._logged_in():
-            await self.channel_layer.group_add(
-                events.login_group(self.session_user), self.channel_name
-            )
+        group = self._login_group()
+        if group is not None:
+            await self.channel_layer.group_add(group, self.channel_name)
         await super().websocket_connect(message)
 
     def _logged_in(self) -> bool:
         return bool(self.session_key) and self.session_user is not None
+
+    def _login_group(self) -> str | None:
+        """The group what ends this socket's login is told in (None: not logged in)."""
+        if not getattr(self, "session_key", "") or self.session_user is None:
+            return None
+        return events.login_group(self.session_user)
 
     def _admit(self, session: Any) -> Any:
         """Who the socket's login session belongs to, read on a handshake thread. A consumer
@@ -210,10 +215,9 @@ class _Consumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         return login_user(session)
 
     async def websocket_disconnect(self, message: dict[str, Any]) -> None:
-        if getattr(self, "session_key", "") and self._logged_in():
-            await self.channel_layer.group_discard(
-                events.login_group(self.session_user), self.channel_name
-            )
+        group = self._login_group()
+        if group is not None:
+            await self.channel_layer.group_discard(group, self.channel_name)
         await super().websocket_disconnect(message)
 
     async def session_ended(self, event: dict[str, Any]) -> None:

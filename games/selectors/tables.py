@@ -40,7 +40,7 @@ _SEATED_AND_STARTS = (
 
 def seated_and_starts(
     table: Table, window: tuple[datetime, datetime] | None
-) -> tuple[int, list[datetime] | None]:
+) -> tuple[int, list[datetime | None] | None]:
     """The seats taken at ``table``, and when the other tables deal within ``window`` (None
     without one): what a round's end reads for the next countdown (games.services.
     countdown.round_over, the deal pacing's turns), in one statement written once on

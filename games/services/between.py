@@ -66,6 +66,7 @@ def between_rounds(user: User, table_id: int, round_id: int, choice: Choice) -> 
         said = between_view(table, latest) or {"round": latest.pk, "ready": [], "waited": []}
     assert said is not None
     if choice == "wait":
+        assert latest is not None  # read above: a wait is never answered from the row
         if not table.is_private:
             raise RoundError(
                 _("Only a private table waits for its players: here the round starts on time."),

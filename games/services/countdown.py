@@ -82,7 +82,7 @@ def arrived(table: Table) -> None:
         set_start(table, soon)
 
 
-def paced(table: Table, when: datetime, starts: list[datetime] | None = None) -> datetime:
+def paced(table: Table, when: datetime, starts: list[datetime | None] | None = None) -> datetime:
     """When ``table`` deals, for a deal due at ``when``: at ``when`` itself, unless the
     site already deals its rate (``deal_rate``) then, and then in the first turn with room.
 
@@ -215,7 +215,7 @@ def set_start(
     taken: int | None = None,
     extra: dict[str, Any] | None = None,
     writes: Writes | None = None,
-    starts: list[datetime] | None = None,
+    starts: list[datetime | None] | None = None,
 ) -> None:
     """Count down to a deal at ``when`` (paced); ``extra``: more for the countdown event
     (games.services.between: who is ready, who asked to wait); ``writes``: the step's last
