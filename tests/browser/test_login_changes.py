@@ -15,6 +15,9 @@ def _at_a_table(pages: Any, username: str) -> Any:
     page = pages.sign_up(username)
     page.fill("#id_name", f"Bàn của {username}")
     page.fill("#id_stake", "10")
+    # Private: the table stays after the test (its player logged out), and no other test's
+    # quick join may land at it.
+    page.check("#id_is_private")
     page.click("#create-button")
     page.wait_for_url(re.compile(r".*/tables/\d+/$"))
     page.wait_for_selector("#me .seat-head")
