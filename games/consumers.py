@@ -201,7 +201,7 @@ class _Consumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         await super().websocket_connect(message)
 
     def _logged_in(self) -> bool:
-        return bool(self.session_key) and self.session_user is not None
+        return self._login_group() is not None
 
     def _login_group(self) -> str | None:
         """The group what ends this socket's login is told in (None: not logged in)."""

@@ -78,10 +78,9 @@ def between_view(table: Table, latest: Round | None) -> dict[str, Any] | None:
     next deal is counted down; None otherwise (a round is played, or no deal is due)."""
     if latest is None or not latest.is_finished or table.start_at is None:
         return None
-    kept = table.between
-    if kept is not None and kept.get("round") == latest.pk:
-        # Written with each of the round's ready and wait entries (games.services.between).
-        return {"round": latest.pk, "ready": list(kept["ready"]), "waited": list(kept["waited"])}
+    kept = kept_between(table, latest.pk)
+    if kept is not None:
+        return kept
     ready: list[int] = []
     waited: list[int] = []
     for kind, user_id in _between_entries(latest.pk):
@@ -91,6 +90,16 @@ def between_view(table: Table, latest: Round | None) -> dict[str, Any] | None:
         elif user_id not in ready:
             ready.append(user_id)
     return {"round": latest.pk, "ready": ready, "waited": waited}
+
+
+def kept_between(table: Table, round_id: int) -> dict[str, Any] | None:
+    """Who said what since ``round_id`` ended as the table row keeps it (``Table.between``,
+    written with each ready and wait entry: games.services.between), or None when the row
+    names another round (or none)."""
+    kept = table.between
+    if kept is None or kept.get("round") != round_id:
+        return None
+    return {"round": round_id, "ready": list(kept["ready"]), "waited": list(kept["waited"])}
 
 
 _BETWEEN_SQL = (

@@ -51,10 +51,13 @@ def seated_and_starts(
             seated, starts = cursor.fetchone()
         return int(seated), list(starts)
     seated = Seat.objects.filter(table_id=table.pk).count()
-    if window is None:
-        return seated, None
+    return seated, None if window is None else deals_within(table, window)
+
+
+def deals_within(table: Table, window: tuple[datetime, datetime]) -> list[datetime | None]:
+    """When the other tables deal within ``window`` (from its start, before its end)."""
     found = Table.objects.filter(start_at__gte=window[0], start_at__lt=window[1])
-    return seated, list(found.exclude(pk=table.pk).values_list("start_at", flat=True))
+    return list(found.exclude(pk=table.pk).values_list("start_at", flat=True))
 
 
 def table_with_host(table_id: int) -> Table:

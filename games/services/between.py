@@ -24,6 +24,7 @@ from accounts.models import User
 from games.errors import RoundError, SeatError
 from games.models import Round, RoundEvent, Table
 from games.selectors import BETWEEN_KINDS, between_view, latest_round
+from games.selectors.rounds import kept_between
 from games.selectors.tables import seats_with_users
 from games.services.common import lock_table, log
 from games.services.countdown import restate_start, set_start
@@ -114,10 +115,7 @@ def _said_on_the_row(table: Table, round_id: int) -> dict[str, Any] | None:
     clears it (rounds.deal), so that round is still the latest and has ended: no need to
     read it. None: the round is to be read (another round, or a row from before the
     field)."""
-    kept = table.between
-    if table.start_at is None or kept is None or kept.get("round") != round_id:
-        return None
-    return {"round": round_id, "ready": list(kept["ready"]), "waited": list(kept["waited"])}
+    return None if table.start_at is None else kept_between(table, round_id)
 
 
 def _keep(table: Table, said: dict[str, Any], writes: Writes) -> None:

@@ -17,7 +17,7 @@ from django.utils import timezone
 from games.models import Round, Seat, Table
 from games.selectors.presence import online_users
 from games.selectors.rounds import active_round, latest_round
-from games.selectors.tables import seated_and_starts
+from games.selectors.tables import deals_within, seated_and_starts
 from games.services.common import bump, table_event
 from games.services.writes import Writes
 from games.signals import round_settled, send_on_commit
@@ -100,14 +100,10 @@ def paced(table: Table, when: datetime, starts: list[datetime | None] | None = N
     if rate <= 0:
         return when
     room, turn = _turns(rate)
-    first = (when - _EPOCH) // turn
-    horizon = when + timedelta(seconds=settings.DEAL_PACING_HORIZON_SECONDS)
+    window = _window(when, rate)
+    first, horizon = (window[0] - _EPOCH) // turn, window[1]
     if starts is None:
-        starts = list(
-            Table.objects.filter(start_at__gte=_EPOCH + first * turn, start_at__lt=horizon)
-            .exclude(pk=table.pk)
-            .values_list("start_at", flat=True)
-        )
+        starts = deals_within(table, window)
     taken = Counter((start - _EPOCH) // turn for start in starts if start is not None)
     free = first
     while taken[free] >= room:
@@ -195,8 +191,10 @@ def pacing_window(when: datetime) -> tuple[datetime, datetime] | None:
     """The deals ``paced`` counts for a deal due at ``when``: those from the start of its
     turn to the horizon (None: the site does not pace)."""
     rate = deal_rate()
-    if rate <= 0:
-        return None
+    return None if rate <= 0 else _window(when, rate)
+
+
+def _window(when: datetime, rate: float) -> tuple[datetime, datetime]:
     _room, turn = _turns(rate)
     first = (when - _EPOCH) // turn
     return _EPOCH + first * turn, when + timedelta(seconds=settings.DEAL_PACING_HORIZON_SECONDS)
