@@ -35,18 +35,21 @@ def start_embedded_worker() -> bool:
         thread = threading.Thread(target=_run, args=(ready,), name="celery-embedded", daemon=True)
         thread.start()
         ready.wait(timeout=30)
-        _start_beat()
+        thread_beat()
         _started = ready
     logger.info("embedded celery worker started on memory://")
     return True
 
 
-def _start_beat() -> None:
-    """Periodic tasks (the sweeper, the ledger check) from a beat thread in the same process."""
+def thread_beat() -> Any:
+    """Periodic tasks (the timers' planner, the sweeper, the ledger check) from a beat
+    thread in the same process; returns the beat (``.stop()``)."""
     from celery.beat import EmbeddedService
 
     schedule = Path(tempfile.gettempdir()) / f"maubinh-celerybeat-{os.getpid()}"
-    EmbeddedService(app, thread=True, schedule_filename=str(schedule)).start()  # type: ignore[union-attr]
+    beat = EmbeddedService(app, thread=True, schedule_filename=str(schedule))
+    beat.start()  # type: ignore[union-attr]
+    return beat
 
 
 def thread_worker(ready: threading.Event, concurrency: int = 4) -> Any:

@@ -10,7 +10,7 @@ The package is split along the table's life: ``common`` (the lock, version, even
 round log every step shares), ``tables``, ``seats``, ``presence``, ``countdown``,
 ``private`` (invite links, held seats, the host's removals), ``rounds`` (deal and
 arranging), ``showdown`` (reveals and settlement), ``voiding`` (a round cancelled, every
-stake returned) and ``sweeper``.
+stake returned), ``timers`` (queued when soon due, planned otherwise) and ``sweeper``.
 """
 
 from games.services.between import between_rounds
@@ -49,6 +49,7 @@ from games.services.tables import (
     create_table,
     open_table,
 )
+from games.services.timers import plan_timers
 from games.services.voiding import VoidReason, void_round
 
 __all__ = [
@@ -72,6 +73,7 @@ __all__ = [
     "new_client_seed",
     "new_server_seed",
     "open_table",
+    "plan_timers",
     "renew_connections",
     "save_draft",
     "set_client_seed",

@@ -8,10 +8,9 @@ from contextlib import contextmanager
 from datetime import datetime
 from typing import Any
 
-from django.db import OperationalError, connection, transaction
+from django.db import OperationalError, connection
 from django.db.models import QuerySet, Subquery, Value
 from django.db.models.functions import Coalesce
-from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from accounts.ids import parse_id
@@ -228,16 +227,6 @@ def log_many(
         RoundEvent(round=round_, seq=seq, kind=kind, user=user, data=data)
         for seq, (kind, data, user) in zip(seqs, entries, strict=True)
     )
-
-
-def enqueue_advance(round_: Round) -> None:
-    from games.tasks import advance_round_task
-
-    args = (round_.pk, round_.state, round_.phase)
-    eta = round_.deadline or timezone.now()
-    # robust: a broker that is away must not turn a committed command into an error for
-    # the player (the sweeper advances a due round whose timer was never sent).
-    transaction.on_commit(lambda: advance_round_task.apply_async(args, eta=eta), robust=True)
 
 
 def lock_round(

@@ -10,7 +10,6 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
 from django.db.models import Count
 from django.utils import timezone
 
@@ -19,6 +18,7 @@ from games.selectors.presence import online_users
 from games.selectors.rounds import active_round, latest_round
 from games.selectors.tables import deals_within, seated_and_starts
 from games.services.common import bump, table_event
+from games.services.timers import queue_start
 from games.services.writes import Writes
 from games.signals import round_settled, send_on_commit
 
@@ -228,7 +228,7 @@ def set_start(
         taken=taken,
         state="starting",
     )
-    enqueue_start(table.pk, when)
+    queue_start(table.pk, when)
 
 
 def restate_start(table: Table, extra: dict[str, Any], *, writes: Writes | None = None) -> None:
@@ -239,16 +239,6 @@ def restate_start(table: Table, extra: dict[str, Any], *, writes: Writes | None 
     assert table.start_at is not None
     bump(table, writes=writes)
     table_event(table, {"type": "countdown", "start_at": table.start_at.isoformat(), **extra})
-
-
-def enqueue_start(table_id: int, when: datetime) -> None:
-    from games.tasks import start_round_when_due_task
-
-    # robust: see common.enqueue_advance (the sweeper starts a due table without its timer).
-    transaction.on_commit(
-        lambda: start_round_when_due_task.apply_async((table_id, when.isoformat()), eta=when),
-        robust=True,
-    )
 
 
 def round_over(

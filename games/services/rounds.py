@@ -39,18 +39,18 @@ from games.selectors.tables import seats_with_users
 from games.services import common, duplicate
 from games.services.common import (
     bump,
-    enqueue_advance,
     lock_round,
     lock_table,
     log,
     log_many,
     table_event,
 )
-from games.services.countdown import enqueue_start, late_turn, set_start
+from games.services.countdown import late_turn, set_start
 from games.services.presence import away_players
 from games.services.private import ensure_hosted
 from games.services.seats import remove_seat
 from games.services.showdown import begin_showdown
+from games.services.timers import queue_advance, queue_start
 from games.services.writes import one_statement
 from games.signals import round_dealt, send_on_commit
 from games.stakes import for_table
@@ -110,7 +110,7 @@ def start_round_when_due(
         return None  # the countdown restarted or was cancelled since this timer was set
     now = timezone.now()
     if now < table.start_at:
-        enqueue_start(table.pk, table.start_at)  # fired early: try again on time
+        queue_start(table.pk, table.start_at)  # fired early: try again on time
         return None
     latest = latest_round(table)
     if is_live(latest):
@@ -259,7 +259,7 @@ def deal(table: Table, latest: Round | None, *, seats: list[Seat] | None = None)
         )
         if not player.user.is_bot:  # the site's bots have no stream (bots.tasks plays them)
             events.to_user(player.user_id, payloads.round_dealt(round_, player))
-    enqueue_advance(round_)
+    queue_advance(round_)
     send_on_commit(
         round_dealt,
         table_id=table.pk,

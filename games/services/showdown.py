@@ -40,12 +40,12 @@ from games.services import duplicate
 from games.services.common import (
     bump,
     clock_reveals,
-    enqueue_advance,
     lock_round,
     log_many,
     table_event,
 )
 from games.services.countdown import round_over
+from games.services.timers import queue_advance
 from games.services.voiding import VoidReason, void
 from games.services.writes import Writes, one_statement
 from games.signals import round_rating
@@ -164,7 +164,7 @@ def reveal(
         later=later_reveals(round_, result, round_.revealed),
         later_withheld=withheld_reveal,
     )
-    enqueue_advance(round_)
+    queue_advance(round_)
 
 
 class _SettlementFailed(Exception):
@@ -216,7 +216,7 @@ def _advance(
         return None
     table, round_ = locked
     if round_.deadline is not None and timezone.now() < round_.deadline:
-        enqueue_advance(round_)
+        queue_advance(round_)
         return None
     with log_context(table=table.pk, round=round_.pk):
         if round_.state == RoundState.ARRANGING:

@@ -10,11 +10,12 @@ from django.utils import timezone
 from games.models import Round, RoundState, Table
 from games.services.rounds import start_round_when_due
 from games.services.showdown import advance_round
+from games.services.timers import GRACE
 
 logger = logging.getLogger(__name__)
 
 
-def sweep_due_rounds(now: datetime | None = None, grace: timedelta = timedelta(seconds=1)) -> int:
+def sweep_due_rounds(now: datetime | None = None, grace: timedelta = GRACE) -> int:
     """Advance every round and table whose deadline has passed (lost timers, dead workers).
 
     Each step runs in its own transaction and skips a table whose lock someone else holds

@@ -25,17 +25,20 @@ def eventually(probe: Callable[[], T | None], timeout: float, what: str) -> T:
 
 @contextmanager
 def worker_thread(concurrency: int = 4) -> Iterator[None]:
-    """A Celery worker on a thread, consuming the in-process broker, as the embedded default
-    runs one (maubinh_site.embedded), but stopped at the end of the block."""
-    from maubinh_site.embedded import thread_worker
+    """A Celery worker on a thread, consuming the in-process broker, and its beat (the
+    timers' planner queues every timer due more than a few seconds ahead), as the embedded
+    default runs them (maubinh_site.embedded), but stopped at the end of the block."""
+    from maubinh_site.embedded import thread_beat, thread_worker
 
     ready = threading.Event()
     worker = thread_worker(ready, concurrency)
     thread = threading.Thread(target=worker.start, name="celery-test", daemon=True)
     thread.start()
     assert ready.wait(30), "the worker thread did not start"
+    beat = thread_beat()
     try:
         yield
     finally:
+        beat.stop()
         worker.stop()
         thread.join(10)
