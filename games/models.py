@@ -180,7 +180,10 @@ class Table(models.Model):
     # ({"round", "ready", "waited"}: games.services.between), written with each of those
     # round log entries in the same statement, so the countdown's readers (every ``ready``,
     # every snapshot) need not read the log. The log stays the record: for another round
-    # than the latest (or none), games.selectors.rounds.between_view reads it.
+    # than the latest (or none), games.selectors.rounds.between_view reads it. With
+    # "people": the people seated (not bots), written at the round's end and dropped at
+    # every change of a seat (games.services.seats.seats_changed), so a ``ready`` need
+    # not read the seats either.
     between = models.JSONField(null=True, blank=True, editable=False)
     version = models.PositiveBigIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)

@@ -102,6 +102,16 @@ def kept_between(table: Table, round_id: int) -> dict[str, Any] | None:
     return {"round": round_id, "ready": list(kept["ready"]), "waited": list(kept["waited"])}
 
 
+def kept_people(table: Table, round_id: int) -> list[int] | None:
+    """The people (not bots) seated at the table, as the row keeps them for the countdown
+    after ``round_id`` (``Table.between["people"]``: written at the round's end, dropped at
+    every change of a seat), or None when the row does not say."""
+    kept = table.between
+    if kept is None or kept.get("round") != round_id or kept.get("people") is None:
+        return None
+    return list(kept["people"])
+
+
 _BETWEEN_SQL = (
     f"SELECT kind, user_id FROM {RoundEvent._meta.db_table}"
     f" WHERE round_id = %s AND kind IN ({', '.join(['%s'] * len(BETWEEN_KINDS))}) ORDER BY seq"

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from dataclasses import dataclass
+from datetime import UTC, datetime
 
 from django.db import connection
 from django.db.models import Count, F, QuerySet
 
+from accounts.models import User
 from core.compiled import Compiled
 from games.models import Seat, StakesIn, Table
 from games.selectors.rounds import active_round
@@ -32,25 +34,44 @@ def seats_with_users(table: Table) -> list[Seat]:
 
 
 _SEATED_AND_STARTS = (
-    f"SELECT (SELECT COUNT(*) FROM {Seat._meta.db_table} WHERE table_id = %s),"
+    f"SELECT ARRAY(SELECT user_id FROM {Seat._meta.db_table}"
+    f" WHERE table_id = %s ORDER BY position),"
+    f" ARRAY(SELECT s.user_id FROM {Seat._meta.db_table} s"
+    f" JOIN {User._meta.db_table} u ON u.id = s.user_id"
+    f" WHERE s.table_id = %s AND NOT u.is_bot ORDER BY s.position),"
     f" ARRAY(SELECT start_at FROM {Table._meta.db_table}"
     f" WHERE start_at >= %s AND start_at < %s AND id <> %s)"
 )
 
 
+@dataclass(frozen=True)
+class Seated:
+    """Who is seated at a table: every user, and the people (not bots), in seat order."""
+
+    users: list[int]
+    people: list[int]
+
+
 def seated_and_starts(
     table: Table, window: tuple[datetime, datetime] | None
-) -> tuple[int, list[datetime | None] | None]:
-    """The seats taken at ``table``, and when the other tables deal within ``window`` (None
+) -> tuple[Seated, list[datetime | None] | None]:
+    """Who is seated at ``table``, and when the other tables deal within ``window`` (None
     without one): what a round's end reads for the next countdown (games.services.
-    countdown.round_over, the deal pacing's turns), in one statement written once on
-    PostgreSQL."""
-    if window is not None and connection.vendor == "postgresql":
+    countdown.round_over: the seats taken, the people whose ``ready`` deals at once, the
+    deal pacing's turns), in one statement written once on PostgreSQL."""
+    if connection.vendor == "postgresql":
+        empty = (datetime(1970, 1, 1, tzinfo=UTC),) * 2  # no window: no other deal read
+        since, until = window or empty
         with connection.cursor() as cursor:
-            cursor.execute(_SEATED_AND_STARTS, [table.pk, window[0], window[1], table.pk])
-            seated, starts = cursor.fetchone()
-        return int(seated), list(starts)
-    seated = Seat.objects.filter(table_id=table.pk).count()
+            cursor.execute(_SEATED_AND_STARTS, [table.pk, table.pk, since, until, table.pk])
+            users, people, starts = cursor.fetchone()
+        return Seated(list(users), list(people)), None if window is None else list(starts)
+    seats = list(
+        Seat.objects.filter(table_id=table.pk)
+        .order_by("position")
+        .values_list("user_id", "user__is_bot")
+    )
+    seated = Seated([u for u, _bot in seats], [u for u, bot in seats if not bot])
     return seated, None if window is None else deals_within(table, window)
 
 

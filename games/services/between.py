@@ -22,9 +22,9 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 from games.errors import RoundError, SeatError
-from games.models import Round, RoundEvent, Table
+from games.models import Round, RoundEvent, Seat, Table
 from games.selectors import BETWEEN_KINDS, between_view, latest_round
-from games.selectors.rounds import kept_between
+from games.selectors.rounds import kept_between, kept_people
 from games.selectors.tables import seats_with_users
 from games.services.common import lock_table, log
 from games.services.countdown import restate_start, set_start
@@ -51,6 +51,7 @@ def between_rounds(user: User, table_id: int, round_id: int, choice: Choice) -> 
         raise ValueError("choice")
     table = lock_table(table_id)  # the table's command stream: a deal cannot slip in
     said = _said_on_the_row(table, round_id) if choice == "ready" else None
+    people = kept_people(table, round_id) if said is not None else None
     latest = None
     if said is None:
         latest = latest_round(table, summary=False)
@@ -58,9 +59,12 @@ def between_rounds(user: User, table_id: int, round_id: int, choice: Choice) -> 
             raise RoundError(
                 _("That round is not the one that just ended."), code="not_between_rounds"
             )
-    seated = seats_with_users(table)
-    if not any(seat.user_id == user.pk for seat in seated):
-        raise SeatError(_("You are not seated at this table."), code="not_seated")
+    seated = None
+    if people is None or user.pk not in people:  # the row does not say: read the seats
+        seated = seats_with_users(table)
+        if not any(seat.user_id == user.pk for seat in seated):
+            raise SeatError(_("You are not seated at this table."), code="not_seated")
+        people = _people(seated)
     if table.start_at is None:
         raise RoundError(_("No round is about to be dealt here."), code="no_countdown")
     if latest is not None:
@@ -85,14 +89,17 @@ def between_rounds(user: User, table_id: int, round_id: int, choice: Choice) -> 
         # One write: the log entry, who said what (on the table) and the countdown.
         with one_statement() as writes:
             log(latest, "wait", {"until": when.isoformat()}, user, writes=writes)
-            _keep(table, said, writes)
+            _keep(table, said, people, writes)
             set_start(table, when, extra={"between": said}, writes=writes)
         return None
     if user.pk in said["ready"]:
         return None  # said already: nothing changes
     said["ready"].append(user.pk)
-    people = {seat.user_id for seat in seated if not seat.user.is_bot}
-    if people <= set(said["ready"]):
+    if set(people) <= set(said["ready"]) and seated is None:
+        # The row's people are the seats' until a seat changes; the deal reads the seats.
+        seated = seats_with_users(table)
+        people = _people(seated)
+    if set(people) <= set(said["ready"]):
         if latest is None:
             latest = latest_round(table, summary=False)  # the deal numbers the next one
         assert latest is not None and latest.pk == round_id
@@ -103,9 +110,14 @@ def between_rounds(user: User, table_id: int, round_id: int, choice: Choice) -> 
     ended = latest if latest is not None else Round(pk=round_id, table=table)
     with one_statement() as writes:
         log(ended, "ready", {}, user, writes=writes)
-        _keep(table, said, writes)
+        _keep(table, said, people, writes)
         restate_start(table, {"between": said}, writes=writes)
     return None
+
+
+def _people(seated: list[Seat]) -> list[int]:
+    """The people (not bots) among the seated, whose readies deal at once."""
+    return [seat.user_id for seat in seated if not seat.user.is_bot]
 
 
 def _said_on_the_row(table: Table, round_id: int) -> dict[str, Any] | None:
@@ -118,8 +130,15 @@ def _said_on_the_row(table: Table, round_id: int) -> dict[str, Any] | None:
     return None if table.start_at is None else kept_between(table, round_id)
 
 
-def _keep(table: Table, said: dict[str, Any], writes: Writes) -> None:
+def _keep(table: Table, said: dict[str, Any], people: list[int], writes: Writes) -> None:
     """Who said what, on the table row with the log entry (``Table.between``): what the next
-    ``ready`` and every snapshot of this countdown read instead of the log."""
-    table.between = {"round": said["round"], "ready": said["ready"], "waited": said["waited"]}
+    ``ready`` and every snapshot of this countdown read instead of the log; with the people
+    seated, which the next ``ready`` reads instead of the seats (until a seat changes:
+    games.services.seats.seats_changed)."""
+    table.between = {
+        "round": said["round"],
+        "ready": said["ready"],
+        "waited": said["waited"],
+        "people": people,
+    }
     writes.update([table], ["between"])

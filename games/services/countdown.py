@@ -252,7 +252,8 @@ def round_over(
     """A round has ended (settled or voided): tell the table and the lobby, let what follows
     a round (bots tidying up, the next countdown) follow. ``writes``: see set_start."""
     when = timezone.now() + timedelta(seconds=SUMMARY_SECONDS)
-    seated, starts = seated_and_starts(table, pacing_window(when))
+    sitting, starts = seated_and_starts(table, pacing_window(when))
+    seated = len(sitting.users)
     # Two visible changes, the round's end and (with two seated) the next countdown, each
     # with its own version; one UPDATE saves both (the countdown's bump, or the one here).
     table.version += 1
@@ -273,7 +274,14 @@ def round_over(
         if writes is not None:
             # Nobody has said ready yet: what this countdown's readers take from the row
             # (Table.between; without it they read the round log).
-            table.between = {"round": event["round"], "ready": [], "waited": []}
+            # And the people seated (until a seat changes: games.services.seats), whose
+            # readies deal at once: a ``ready`` need not read the seats.
+            table.between = {
+                "round": event["round"],
+                "ready": [],
+                "waited": [],
+                "people": sitting.people,
+            }
             writes.update([table], ["between"])
     elif writes is not None:
         writes.update([table], ["version"])

@@ -114,7 +114,7 @@ def sit(user: User, table_id: int, position: int | None = None) -> Seat:
         ) from None
     if user.pk in room.held_rows:
         table.holds.filter(user=user).delete()  # the friend came: their seat is theirs
-    bump(table)
+    seats_changed(table)
     # What the steps below ask, read once: the round being played, the seats taken.
     current = active_round(table)
     live, seated = current is not None, len(taken) + 1
@@ -170,7 +170,7 @@ def assign_seat(table: Table, user: User, position: int | None = None) -> Seat:
         last_seen_at=timezone.now(),
     )
     balance = for_table(table).balances(table, [user.pk])[user.pk]
-    bump(table)
+    seats_changed(table)
     table_event(table, {"type": "seat_taken", "seat": seat_view(seat, balance)})
     current = active_round(table)
     if current is not None:
@@ -258,10 +258,22 @@ def stand(user: User) -> None:
     common.shut_out_barred(table, [user.pk], "left")
 
 
+def seats_changed(table: Table) -> None:
+    """Count a seat taken or left (``bump``), and drop the people the table row keeps for
+    the countdown's readies (``Table.between["people"]``, games.services.between): they
+    are read from the seats again."""
+    kept = table.between
+    if kept is not None and "people" in kept:
+        table.between = {key: value for key, value in kept.items() if key != "people"}
+        bump(table, "between")
+    else:
+        bump(table)
+
+
 def remove_seat(table: Table, seat: Seat, *, reason: str) -> None:
     position, user_id = seat.position, seat.user_id
     seat.delete()
-    bump(table)
+    seats_changed(table)
     table_event(
         table,
         {"type": "seat_left", "position": position, "user": user_id, "reason": reason},

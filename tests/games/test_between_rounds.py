@@ -156,10 +156,12 @@ def test_who_said_ready_and_who_waited_reads_the_same_from_the_table_as_from_the
         (players[0], "wait"),
         (players[1], "ready"),
     ]
+    people = [players[0].pk, players[1].pk]
     for player, choice in steps:
         assert services.between_rounds(player, private_table.pk, first.pk, choice) is None
         kept, logged = both(first)
-        assert kept == logged == Table.objects.get(pk=private_table.pk).between
+        assert {**kept, "people": people} == {**logged, "people": people}
+        assert Table.objects.get(pk=private_table.pk).between == {**kept, "people": people}
     assert kept == {
         "round": first.pk,
         "ready": [players[1].pk],
@@ -174,7 +176,8 @@ def test_who_said_ready_and_who_waited_reads_the_same_from_the_table_as_from_the
     second = run_timers(dealt)
     assert second.state == RoundState.SETTLED
     empty = {"round": second.pk, "ready": [], "waited": []}
-    assert Table.objects.get(pk=private_table.pk).between == empty  # the settlement's
+    settled = Table.objects.get(pk=private_table.pk).between
+    assert settled == {**empty, "people": people}  # the settlement's
     assert both(second) == (empty, empty)
     # A row holding another round's (as one from before the field) is not read for this one.
     Table.objects.filter(pk=private_table.pk).update(between=kept)
@@ -269,3 +272,33 @@ def test_ready_and_wait_over_the_socket_are_answered_and_refused_in_words(player
 
     run_async(scenario())
     assert RoundEvent.objects.filter(round=first, kind="ready", user=players[0]).count() == 1
+
+
+def test_a_ready_counts_who_sat_down_during_the_countdown(players, table) -> None:  # type: ignore[no-untyped-def]
+    """The table row keeps the people seated at the round's end, so that a ``ready`` need
+    not read the seats; a seat taken since must be waited for all the same."""
+    for p in players[:2]:
+        services.sit(p, table.pk)
+    first = _play_round(players, table)
+    services.sit(players[2], table.pk)  # sits down while the summary shows
+    assert services.between_rounds(players[0], table.pk, first.pk, "ready") is None
+    assert services.between_rounds(players[1], table.pk, first.pk, "ready") is None  # not yet
+    table.refresh_from_db()
+    assert table.between is not None and table.between["people"] == [p.pk for p in players[:3]]
+    dealt = services.between_rounds(players[2], table.pk, first.pk, "ready")
+    assert dealt is not None and dealt.players.count() == 3
+
+
+def test_a_player_who_stood_up_during_the_countdown_is_refused_and_not_waited_for(  # type: ignore[no-untyped-def]
+    players, table
+) -> None:
+    for p in players[:3]:
+        services.sit(p, table.pk)
+    first = _play_round(players, table)
+    services.stand(players[2])
+    with pytest.raises(SeatError) as refused:
+        services.between_rounds(players[2], table.pk, first.pk, "ready")
+    assert refused.value.code == "not_seated"
+    assert services.between_rounds(players[0], table.pk, first.pk, "ready") is None
+    dealt = services.between_rounds(players[1], table.pk, first.pk, "ready")
+    assert dealt is not None and dealt.players.count() == 2

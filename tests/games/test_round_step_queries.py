@@ -227,18 +227,18 @@ def test_a_four_player_round_takes_at_most_34_queries_counting_each_step_and_its
     assert total <= ROUND_CAP, f"{total} queries a round: {counts}"
 
 
-READY = 3
+READY = 2
 """A ``ready`` that is not the last (games.services.between): the table's lock (with who has
-said ready: Table.between, written by the settlement and each ready, and naming the round
-that ended, so that round is not read), the seats with their users, and one statement for
-the log entry, who said it and the version."""
+said ready and the people seated: Table.between, written by the settlement and each ready,
+and naming the round that ended, so neither that round nor the seats are read), and one
+statement for the log entry, who said it and the version."""
 LAST_READY = 8
 """The last ``ready``: the same reads, the round that ended (the deal numbers the next),
 its log entry, and the deal on the seats it read (the balances, the round, the holds, one
 statement)."""
 
 
-def test_a_ready_takes_at_most_three_queries_and_the_last_deals_in_eight(
+def test_a_ready_takes_at_most_two_queries_and_the_last_deals_in_eight(
     players, table, django_assert_max_num_queries
 ):
     round_ = _deal_to_four(players, table, django_assert_max_num_queries)
