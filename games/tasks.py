@@ -46,12 +46,6 @@ def start_round_when_due_task(table_id: int, expected_start_at: str) -> None:
     services.start_round_when_due(table_id, expected_start_at)
 
 
-@shared_task(name="games.plan_timers", ignore_result=True)
-def plan_timers_task() -> None:
-    """Queue the timers that fall due within the horizon (games.services.timers)."""
-    services.plan_timers()
-
-
 @shared_task(name="games.sweep", ignore_result=True)
 def sweep_task() -> None:
     """Catch up rounds whose timer was lost (a dead worker, a dropped message), and drop

@@ -41,14 +41,21 @@ def start_embedded_worker() -> bool:
     return True
 
 
-def thread_beat() -> Any:
-    """Periodic tasks (the timers' planner, the sweeper, the ledger check) from a beat
-    thread in the same process; returns the beat (``.stop()``)."""
+def thread_beat(*, start: bool = True) -> Any:
+    """Periodic tasks (the sweeper, the ledger check) and the timers' planner from a beat
+    thread in the same process (maubinh_site.beat); returns the beat (``.stop()``),
+    started unless ``start`` is false."""
     from celery.beat import EmbeddedService
 
     schedule = Path(tempfile.gettempdir()) / f"maubinh-celerybeat-{os.getpid()}"
-    beat = EmbeddedService(app, thread=True, schedule_filename=str(schedule))
-    beat.start()  # type: ignore[union-attr]
+    beat = EmbeddedService(
+        app,
+        thread=True,
+        schedule_filename=str(schedule),
+        scheduler_cls=app.conf.beat_scheduler,  # the site's: it runs the timers' planner
+    )
+    if start:
+        beat.start()  # type: ignore[union-attr]
     return beat
 
 

@@ -211,19 +211,14 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 }
 # How often settled rounds are added to the statistics summary (profiles, leaderboards).
 PROFILES_RECORD_SECONDS = env_int("PROFILES_RECORD_SECONDS", 15, minimum=1, maximum=3600)
+# Beat's scheduler also runs the round timers' planner itself, every second (not a task:
+# maubinh_site/beat.py, games.services.timers).
+CELERY_BEAT_SCHEDULER = "maubinh_site.beat:Scheduler"
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     # Advances any round or table whose timer task was lost (dead worker, dropped message).
     # A sweep not started within its period is dropped: sweeps must not pile up behind a
     # busy worker (the next one does the same work).
     "games-sweep": {"task": "games.sweep", "schedule": 2.0, "options": {"expires": 2.0}},
-    # Queues the timers of rounds and countdowns that fall due within TIMER_HORIZON_SECONDS
-    # (games.services.timers); a run not started within its second is dropped, the next
-    # one covers its slice too.
-    "games-plan-timers": {
-        "task": "games.plan_timers",
-        "schedule": 1.0,
-        "options": {"expires": 1.0},
-    },
     # Recompute every balance from history; the result is shown on the admin dashboard.
     "ledger-check": {"task": "ledger.check", "schedule": 600.0},
     # Plays bots' turns whose task was lost, well before the arranging deadline.
@@ -320,10 +315,11 @@ DEALS_PER_SECOND = env_float_or_auto("DEALS_PER_SECOND", minimum=0.0, maximum=10
 DEAL_PACING_MIN_RATE = 8.0
 DEAL_PACING_HORIZON_SECONDS = 60
 # A round's or countdown's timer due within this many seconds of its commit is queued at
-# once; one due later is queued this far ahead of its time by the planner (games-plan-timers
-# below, every second), if its step is still to come by then: most never are (the players'
-# ready deals before the countdown runs out, everyone submits before the deadline). Large
-# enough (an hour) it queues every timer at its commit (games.services.timers).
+# once; one due later is queued this far ahead of its time by beat's planner (every second,
+# CELERY_BEAT_SCHEDULER below), if its step is still to come by then: most never are (the
+# players' ready deals before the countdown runs out, everyone submits before the
+# deadline). Large enough (an hour) it queues every timer at its commit
+# (games.services.timers).
 TIMER_HORIZON_SECONDS = env_int("TIMER_HORIZON_SECONDS", 4, minimum=3, maximum=3600)
 # Threads (each with its database connection) per daphne process for websocket handshakes:
 # the session's user and whether the table exists, a few short reads each (consumers.py).

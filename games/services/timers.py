@@ -5,10 +5,10 @@ not (the broker's round trips, the hand-over to a child, the acknowledgement), a
 timers set far ahead end up with nothing to do: the players' ``ready`` deals before the
 countdown runs out, everyone submits before the arranging deadline. So a timer due within
 ``HORIZON`` of its commit is queued then, as it always was, and one due later is left to
-the planner (``plan_timers``, a beat task every second: ``games-plan-timers`` in the
-settings), which queues the timers of what is still due by then, ``HORIZON`` ahead of
-time. The sweeper (games.services.sweeper) stays the backstop for a timer that was never
-queued or was lost.
+the planner (``plan_timers``, which beat's scheduler runs in beat's own process every
+``PLAN_SECONDS``: maubinh_site/beat.py), which queues the timers of what is still due by
+then, ``HORIZON`` ahead of time. The sweeper (games.services.sweeper) stays the backstop
+for a timer that was never queued or was lost.
 
 Why none is missed: the planner covers one slice of time after another, (the end of its
 last slice, now + HORIZON], kept in the cache. A row it did not see was committed after its
@@ -35,6 +35,9 @@ from games.models import Round, RoundState, Table
 HORIZON = timedelta(seconds=settings.TIMER_HORIZON_SECONDS)
 """How far ahead of its time the planner queues a timer (more than its own period, so a
 planner run that comes late still queues in time)."""
+
+PLAN_SECONDS = 1.0
+"""How often beat runs the planner (maubinh_site.beat.Scheduler)."""
 
 MARGIN = timedelta(seconds=1)
 """Left to the planner only beyond now + HORIZON + this (see the module's docstring)."""
