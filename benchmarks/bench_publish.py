@@ -3,7 +3,7 @@ kombu's own, side by side: what ``maubinh_site/broker.py`` saves.
 
     .venv/bin/python benchmarks/bench_publish.py [--redis redis://127.0.0.1:6379/0] [--batches 15]
 
-Sends ``advance_round_task`` with an eta a day ahead (as ``enqueue_advance`` does) in
+Sends ``advance_round_task`` with an eta a day ahead (as ``games.services.timers`` does) in
 batches of ``--size``, alternating kombu's transport and the kept client, under a key
 prefix of its own (deleted at the end; nothing consumes it). Prints, for each side, the
 Redis clients built per publish and the CPU per publish (process time: minimum, first

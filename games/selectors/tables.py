@@ -34,8 +34,7 @@ def seats_with_users(table: Table) -> list[Seat]:
 
 
 _SEATED_AND_STARTS = (
-    f"SELECT ARRAY(SELECT user_id FROM {Seat._meta.db_table}"
-    f" WHERE table_id = %s ORDER BY position),"
+    f"SELECT (SELECT COUNT(*) FROM {Seat._meta.db_table} WHERE table_id = %s),"
     f" ARRAY(SELECT s.user_id FROM {Seat._meta.db_table} s"
     f" JOIN {User._meta.db_table} u ON u.id = s.user_id"
     f" WHERE s.table_id = %s AND NOT u.is_bot ORDER BY s.position),"
@@ -46,9 +45,10 @@ _SEATED_AND_STARTS = (
 
 @dataclass(frozen=True)
 class Seated:
-    """Who is seated at a table: every user, and the people (not bots), in seat order."""
+    """Who is seated at a table: how many seats are taken, and the people (not bots) in
+    seat order."""
 
-    users: list[int]
+    taken: int
     people: list[int]
 
 
@@ -64,14 +64,14 @@ def seated_and_starts(
         since, until = window or empty
         with connection.cursor() as cursor:
             cursor.execute(_SEATED_AND_STARTS, [table.pk, table.pk, since, until, table.pk])
-            users, people, starts = cursor.fetchone()
-        return Seated(list(users), list(people)), None if window is None else list(starts)
+            taken, people, starts = cursor.fetchone()
+        return Seated(int(taken), list(people)), None if window is None else list(starts)
     seats = list(
         Seat.objects.filter(table_id=table.pk)
         .order_by("position")
         .values_list("user_id", "user__is_bot")
     )
-    seated = Seated([u for u, _bot in seats], [u for u, bot in seats if not bot])
+    seated = Seated(len(seats), [u for u, bot in seats if not bot])
     return seated, None if window is None else deals_within(table, window)
 
 

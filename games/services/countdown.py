@@ -253,7 +253,7 @@ def round_over(
     a round (bots tidying up, the next countdown) follow. ``writes``: see set_start."""
     when = timezone.now() + timedelta(seconds=SUMMARY_SECONDS)
     sitting, starts = seated_and_starts(table, pacing_window(when))
-    seated = len(sitting.users)
+    seated = sitting.taken
     # Two visible changes, the round's end and (with two seated) the next countdown, each
     # with its own version; one UPDATE saves both (the countdown's bump, or the one here).
     table.version += 1

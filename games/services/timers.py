@@ -23,6 +23,7 @@ stopped are queued by its first run after it comes back, or caught up by the swe
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime, timedelta
 
 from django.conf import settings
@@ -57,15 +58,20 @@ def queue_advance(round_: Round) -> None:
     """The round's next step at its deadline (``advance_round``), on commit."""
     args = (round_.pk, round_.state, round_.phase)
     eta = round_.deadline or timezone.now()
-    # robust: a broker that is away must not turn a committed command into an error for
-    # the player (the sweeper advances a due round whose timer was never sent).
-    transaction.on_commit(lambda: _queue_advance(args, eta), robust=True)
+    _on_commit_if_soon(eta, lambda: _send_advance(args, eta))
 
 
 def queue_start(table_id: int, when: datetime) -> None:
     """The table's countdown run out at ``when`` (``start_round_when_due``), on commit."""
-    # robust: see queue_advance (the sweeper starts a due table without its timer).
-    transaction.on_commit(lambda: _queue_start(table_id, when), robust=True)
+    _on_commit_if_soon(when, lambda: _send_start(table_id, when))
+
+
+def _on_commit_if_soon(when: datetime, send: Callable[[], None]) -> None:
+    """``send`` the timer due ``when`` after the commit, unless the planner will (_soon)."""
+    # robust: a broker that is away must not turn a committed command into an error for
+    # the player (the sweeper advances a due round, or starts a due table, whose timer was
+    # never sent).
+    transaction.on_commit(lambda: send() if _soon(when) else None, robust=True)
 
 
 def _soon(when: datetime) -> bool:
@@ -81,16 +87,6 @@ def _soon(when: datetime) -> bool:
     except Exception:  # the cache unreachable: as if no planner ran
         planned = None
     return planned is None or planned < now + HORIZON - STALE
-
-
-def _queue_advance(args: tuple[int, str, int], eta: datetime) -> None:
-    if _soon(eta):
-        _send_advance(args, eta)
-
-
-def _queue_start(table_id: int, when: datetime) -> None:
-    if _soon(when):
-        _send_start(table_id, when)
 
 
 def _send_advance(args: tuple[int, str, int], eta: datetime) -> None:
