@@ -332,7 +332,7 @@ def main() -> None:
 
     print(f"load average before the run: {' '.join(Path('/proc/loadavg').read_text().split()[:3])}")
     print(machine_speed())
-    recreate(SERVER, BENCH_DB)
+    recreate(SERVER, BENCH_DB, migrated=True)
     logs = Path(mkdtemp(prefix="bench-api-"))
     env = site_env(
         DATABASE_URL=database_url(SERVER, BENCH_DB),

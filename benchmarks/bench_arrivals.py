@@ -120,7 +120,7 @@ def main() -> int:
     add_redis_argument(parser)
     args = parser.parse_args()
     url = database_url(args.server, BENCH_DB)
-    recreate(args.server, BENCH_DB)
+    recreate(args.server, BENCH_DB, migrated=True)
     failed: list[str] = []
     try:
         django_setup(url, args.redis)

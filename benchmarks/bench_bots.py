@@ -38,7 +38,7 @@ DEV_DATABASE = "postgres://maubinh:maubinh@127.0.0.1:5432/maubinh"
 @contextlib.contextmanager
 def scratch_database(server_url: str, keep: bool) -> Iterator[str]:
     name = f"maubinh_bench_bots_{os.getpid()}"
-    scratchdb.recreate(server_url, name)
+    scratchdb.recreate(server_url, name, migrated=True)
     try:
         yield scratchdb.database_url(server_url, name)
     finally:

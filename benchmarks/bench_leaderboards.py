@@ -380,7 +380,7 @@ def main() -> int:
     print(f"load average before the run: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
     print(f"{args.rounds:,} rounds of 4 players, {args.players:,} players, {args.samples} samples")
     if not args.measure_only:
-        recreate(SERVER, BENCH_DB)
+        recreate(SERVER, BENCH_DB, migrated=True)
     errors = 1
     try:
         django_setup(database_url(SERVER, BENCH_DB))

@@ -179,7 +179,7 @@ def main() -> None:
     args = parser.parse_args()
     url = database_url(args.server, BENCH_DB)
 
-    recreate(args.server, BENCH_DB)
+    recreate(args.server, BENCH_DB, migrated=True)
     try:
         django_setup(url)
         ids = prepare_wallets()

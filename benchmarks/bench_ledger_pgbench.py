@@ -360,7 +360,7 @@ def main() -> int:
             parser.error(f"{args.pgledger} is not a pgledger checkout (no {', '.join(missing)})")
     url = database_url(args.server, BENCH_DB)
 
-    recreate(args.server, BENCH_DB)
+    recreate(args.server, BENCH_DB, migrated=True)
     failures: list[str] = []
     try:
         django_setup(url)

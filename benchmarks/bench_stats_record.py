@@ -37,7 +37,7 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=6)
     add_server_argument(parser, BENCH_DB)
     args = parser.parse_args()
-    recreate(args.server, BENCH_DB)
+    recreate(args.server, BENCH_DB, migrated=True)
     try:
         os.environ.update(
             site_env(DATABASE_URL=database_url(args.server, BENCH_DB), LOG_LEVEL="WARNING")

@@ -345,7 +345,7 @@ def main() -> None:
 
     print(f"load average before the run: {' '.join(Path('/proc/loadavg').read_text().split()[:3])}")
     print(machine_speed())
-    recreate(SERVER, BENCH_DB)
+    recreate(SERVER, BENCH_DB, migrated=True)
     logs = Path(mkdtemp(prefix="bench-tables-"))
     counts = logs / "queries"
     counts.mkdir()

@@ -6,7 +6,13 @@ from typing import Any
 
 import pytest
 
-from tests.support.services import CHROMIUM_MISSING, CI, POSTGRES_MISSING, REDIS_MISSING
+from tests.support.services import (
+    CHROMIUM_MISSING,
+    CI,
+    POSTGRES_MISSING,
+    REDIS_MISSING,
+    TEST_DATABASE_URL,
+)
 
 _MISSING = {"postgres": POSTGRES_MISSING, "redis": REDIS_MISSING, "browser": CHROMIUM_MISSING}
 
@@ -16,6 +22,7 @@ def _xdist_controller(config: pytest.Config) -> bool:
     return getattr(config.option, "dist", "no") != "no" and not hasattr(config, "workerinput")
 
 
+@pytest.hookimpl(trylast=True)  # after pytest-django has pointed Django at tests.settings
 def pytest_configure(config: pytest.Config) -> None:
     if _xdist_controller(config):
         # collectstatic rewrites the manifest and the hashed JS/CSS: run once, before any
@@ -24,6 +31,16 @@ def pytest_configure(config: pytest.Config) -> None:
 
         collect_static(site_env())
         os.environ[STATIC_COLLECTED] = "1"
+    if POSTGRES_MISSING is None:
+        # Each test database (one per xdist worker) is cloned from a migrated template,
+        # made once for this set of migrations (by the controller, before its workers):
+        # Django's migrate then finds nothing to do (tests.support.migrated).
+        from django.conf import settings
+
+        from tests.support.migrated import postgres_template
+
+        test = settings.DATABASES["default"].setdefault("TEST", {})
+        test["TEMPLATE"] = postgres_template(TEST_DATABASE_URL)
 
 
 # Under xdist (``make test``: -n 3 --dist loadgroup) the long work starts first, each on

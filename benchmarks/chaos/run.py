@@ -108,7 +108,7 @@ def run(options: argparse.Namespace) -> int:
     logs = Path(options.logs or ROOT / "test-artifacts" / f"chaos-{options.seed}-{os.getpid()}")
     logs.mkdir(parents=True, exist_ok=True)
     name = f"maubinh_chaos_{os.getpid()}"
-    scratchdb.recreate(options.database_url, name)
+    scratchdb.recreate(options.database_url, name, migrated=True)
     database_url = scratchdb.database_url(options.database_url, name)
     stack = Stack(options, database_url, logs)
     log(

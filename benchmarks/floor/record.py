@@ -182,7 +182,7 @@ def shape(recorded: dict[str, Any]) -> dict[str, list[tuple[Any, ...]]]:
 
 
 def main(argv: list[str]) -> None:
-    recreate(SERVER, BENCH_DB)
+    recreate(SERVER, BENCH_DB, migrated=True)
     try:
         os.environ.update(
             site_env(DATABASE_URL=database_url(SERVER, BENCH_DB), LOG_LEVEL="WARNING")

@@ -21,6 +21,7 @@ from typing import Any
 
 import pytest
 
+from tests.support.migrated import copy_sqlite
 from tests.support.processes import ROOT, collect_static, daphne, manage, site_env
 from tests.support.services import CHROMIUM, CHROMIUM_ARGS
 
@@ -78,8 +79,8 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
         ARENA_SUMMARY_SECONDS="3",
         TOURNAMENT_REVEAL_SECONDS="2",
     )
+    copy_sqlite(tmp / "db.sqlite3")  # migrated (tests.support.migrated)
     setup = Site("", env)
-    setup.manage("migrate", "--noinput", "-v0")
     collect_static(env)
     users = [("an", "An"), ("binh", "Bình"), ("dung", "Dũng"), ("em", "Em")]
     setup.manage("shell", "-c", CREATE_USERS.format(users=users, password=PASSWORD))

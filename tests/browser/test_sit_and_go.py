@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from tests.browser.conftest import DESKTOP, SIZES, Site, axe_violations
+from tests.support.migrated import copy_sqlite
 from tests.support.processes import collect_static, daphne, site_env
 
 pytestmark = pytest.mark.browser
@@ -36,8 +37,8 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
 
     tmp = tmp_path_factory.mktemp("sng-site")
     env = site_env(DATABASE_URL=f"sqlite:///{tmp / 'db.sqlite3'}", LOG_LEVEL="WARNING", **FAST)
+    copy_sqlite(tmp / "db.sqlite3")  # migrated (tests.support.migrated)
     setup = Site("", env)
-    setup.manage("migrate", "--noinput", "-v0")
     collect_static(env)
     setup.manage("shell", "-c", CREATE_USERS.format(users=[("an", "An")], password=PASSWORD))
     with daphne(env, tmp / "daphne.log") as url:
