@@ -41,7 +41,8 @@ def test_a_duplicate_showdown_reaches_only_those_who_cannot_be_dealt_the_board_a
             sockets[user.username] = client = Player(base, cookie, table.pk, user.username)
             await client.connect()
         player, veteran, stranger = sockets["p0"], sockets["p2"], sockets["p4"]
-        assert (await player.request(type="start"))["type"] == "ok"
+        started = await player.request(type="start")
+        assert started["type"] == "ok", started
         for name in ("p0", "p1"):
             dealt = await sockets[name].wait_for(lambda m: m["type"] == "cards")
             reply = await sockets[name].request(
