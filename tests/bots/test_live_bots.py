@@ -27,11 +27,6 @@ def stack(tmp_path):  # type: ignore[no-untyped-def]
         yield running
 
 
-@pytest.fixture
-def person(person, password):  # type: ignore[no-untyped-def]
-    return live.servers_can_log_in([person], password)[0]
-
-
 async def _seated(stack: Any, person: Any, password: str, table_id: int) -> Player:
     """The person's table socket, through the first daphne, once they have sat down."""
     base = stack.bases[0]

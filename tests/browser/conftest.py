@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 
 from tests.support.migrated import copy_sqlite
-from tests.support.processes import ROOT, collect_static, daphne, manage, site_env
+from tests.support.processes import ROOT, collect_static, daphne, manage, server_env
 from tests.support.services import CHROMIUM, CHROMIUM_ARGS
 
 SCREENSHOTS = ROOT / "test-artifacts" / "screenshots"
@@ -67,7 +67,7 @@ class Site:
 def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
     tmp = tmp_path_factory.mktemp("site")
     # The four shared players open tables in many tests of one session: no per-person cap.
-    env = site_env(
+    env = server_env(
         DATABASE_URL=f"sqlite:///{tmp / 'db.sqlite3'}",
         LOG_LEVEL="WARNING",
         TABLES_OPEN_PER_USER="1000",

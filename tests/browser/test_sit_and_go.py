@@ -14,7 +14,7 @@ import pytest
 
 from tests.browser.conftest import DESKTOP, SIZES, Site, axe_violations
 from tests.support.migrated import copy_sqlite
-from tests.support.processes import collect_static, daphne, site_env
+from tests.support.processes import collect_static, daphne, server_env
 
 pytestmark = pytest.mark.browser
 
@@ -36,7 +36,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
     from tests.browser.conftest import CREATE_USERS, PASSWORD
 
     tmp = tmp_path_factory.mktemp("sng-site")
-    env = site_env(DATABASE_URL=f"sqlite:///{tmp / 'db.sqlite3'}", LOG_LEVEL="WARNING", **FAST)
+    env = server_env(DATABASE_URL=f"sqlite:///{tmp / 'db.sqlite3'}", LOG_LEVEL="WARNING", **FAST)
     copy_sqlite(tmp / "db.sqlite3")  # migrated (tests.support.migrated)
     setup = Site("", env)
     collect_static(env)

@@ -12,7 +12,7 @@ from django.utils import timezone
 from accounts import services as account_services
 from moderation import services as moderation
 from social import services as social
-from tests.support.live import MARKS, connect_all, live_stack, servers_can_log_in
+from tests.support.live import MARKS, connect_all, live_stack
 from tests.support.wsclient import Player, run_async
 
 pytestmark = MARKS
@@ -28,11 +28,6 @@ def stack(tmp_path):  # type: ignore[no-untyped-def]
 def one_server(tmp_path):  # type: ignore[no-untyped-def]
     with live_stack(tmp_path, servers=1) as running:
         yield running
-
-
-@pytest.fixture
-def players(players, password):  # type: ignore[no-untyped-def]
-    return servers_can_log_in(players, password)
 
 
 async def _connect(stack: Any, users: list[Any], password: str, table_id: int) -> list[Player]:

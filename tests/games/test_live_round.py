@@ -16,7 +16,7 @@ from games.selectors import settle_round_result
 from ledger import selectors as ledger_selectors
 from tests.support import live
 from tests.support.arranging import naive_arrangement
-from tests.support.live import TABLE_TALK, live_stack, servers_can_log_in
+from tests.support.live import TABLE_TALK, live_stack
 from tests.support.wsclient import Player, card_strings, login, run_async
 
 pytestmark = live.MARKS
@@ -28,11 +28,6 @@ def stack(tmp_path):  # type: ignore[no-untyped-def]
     # hold locks that deadlock the flush's TRUNCATE.
     with live_stack(tmp_path) as running:
         yield running
-
-
-@pytest.fixture
-def players(players, password):  # type: ignore[no-untyped-def]
-    return servers_can_log_in(players, password)
 
 
 def _table(host, **rules):  # type: ignore[no-untyped-def]

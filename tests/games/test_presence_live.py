@@ -19,7 +19,7 @@ import pytest
 
 from games import services
 from tests.support import live
-from tests.support.processes import celery_worker, daphne_process, free_port, site_env, stop
+from tests.support.processes import celery_worker, daphne_process, free_port, server_env, stop
 from tests.support.services import TEST_REDIS_URL
 from tests.support.wsclient import Player, login, run_async
 
@@ -32,7 +32,7 @@ SLACK = 4  # a loaded machine
 
 @pytest.fixture
 def env() -> dict[str, str]:
-    return site_env(
+    return server_env(
         DATABASE_URL=live.test_database_url(),
         REDIS_URL=TEST_REDIS_URL,
         PRESENCE_TIMEOUT_SECONDS=str(TIMEOUT),
@@ -43,11 +43,6 @@ def env() -> dict[str, str]:
 def worker(env: dict[str, str], tmp_path: Path) -> Iterator[None]:
     with celery_worker(env, tmp_path / "w1.log", beat=tmp_path / "w1-beat"):
         yield
-
-
-@pytest.fixture
-def players(players, password):  # type: ignore[no-untyped-def]
-    return live.servers_can_log_in(players, password)
 
 
 def _table(host: Any) -> Any:

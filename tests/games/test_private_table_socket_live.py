@@ -16,7 +16,7 @@ from games.consumers import CLOSE_FORBIDDEN
 from games.models import Table
 from games.services import private
 from social import services as social
-from tests.support.live import MARKS, live_stack, servers_can_log_in
+from tests.support.live import MARKS, live_stack
 from tests.support.processes import RUN_PREFIX
 from tests.support.services import TEST_REDIS_URL
 from tests.support.wsclient import Player, SocketClosed, login, run_async
@@ -35,11 +35,6 @@ def server(tmp_path, settings):  # type: ignore[no-untyped-def]
     }
     with live_stack(tmp_path, servers=1) as running:
         yield running
-
-
-@pytest.fixture
-def players(players, password):  # type: ignore[no-untyped-def]
-    return servers_can_log_in(players, password)
 
 
 @pytest.fixture

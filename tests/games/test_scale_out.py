@@ -44,11 +44,6 @@ def cluster(tmp_path):  # type: ignore[no-untyped-def]
         yield running
 
 
-@pytest.fixture
-def players(players, password):  # type: ignore[no-untyped-def]
-    return live.servers_can_log_in(players, password)
-
-
 async def _deal(clients: list[Player]) -> int:
     """The host presses Start (or the countdown after a round got there first): the round."""
     reply = await clients[0].request(type="start")

@@ -11,8 +11,8 @@ from ledger import selectors as ledger_selectors
 from moderation.models import Dispute, StaffAction
 from tests.moderation.conftest import play_round
 from tests.support import live
-from tests.support.processes import ROOT, daphne, site_env
-from tests.support.services import CHROMIUM_ARGS
+from tests.support.processes import ROOT, daphne, server_env
+from tests.support.services import CHROMIUM, CHROMIUM_ARGS
 
 pytestmark = [
     pytest.mark.browser,
@@ -27,7 +27,7 @@ SHOTS = ROOT / "test-artifacts" / "screenshots" / "moderation"
 @pytest.fixture
 def server(tmp_path: Path) -> Any:
     # No REDIS_URL: the in-memory channel layer and broker are enough for HTTP pages.
-    env = site_env(DATABASE_URL=live.test_database_url(), LANGUAGE_CODE="vi")
+    env = server_env(DATABASE_URL=live.test_database_url(), LANGUAGE_CODE="vi")
     with daphne(env, tmp_path / "daphne.log") as base:
         yield base
 
@@ -54,14 +54,13 @@ def test_a_moderator_resolves_a_dispute_end_to_end_in_chromium(
     # are still plain synchronous calls.
     monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
-    live.servers_can_log_in([*players, moderator], password)
     round_ = play_round(players, table)
     an = players[0]
     balance = ledger_selectors.balance(an)
     SHOTS.mkdir(parents=True, exist_ok=True)
 
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
             player = browser.new_context(viewport={"width": 1100, "height": 900}).new_page()
             _log_in(player, server, "an", password)

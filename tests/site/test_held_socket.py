@@ -21,7 +21,7 @@ from tests.support.processes import (
     ROOT,
     daphne_process,
     listening_socket,
-    site_env,
+    server_env,
     stop,
 )
 from tests.support.services import TEST_REDIS_URL
@@ -30,12 +30,12 @@ from tests.support.wsclient import Player, login, run_async
 
 @pytest.fixture
 def env() -> dict[str, str]:
-    return site_env(DATABASE_URL=live.test_database_url(), REDIS_URL=TEST_REDIS_URL)
+    return server_env(DATABASE_URL=live.test_database_url(), REDIS_URL=TEST_REDIS_URL)
 
 
 @pytest.fixture
-def host(make_user, password):  # type: ignore[no-untyped-def]
-    return live.servers_can_log_in([make_user("an")], password)[0]
+def host(make_user):  # type: ignore[no-untyped-def]
+    return make_user("an")
 
 
 @pytest.mark.postgres

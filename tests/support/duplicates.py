@@ -17,8 +17,10 @@ def as_dealt(cards: list[str]) -> list[list[str]]:
     return [cards[:5], cards[5:10], cards[10:]]
 
 
-def duplicate_table(host: Any, schedule: Any, name: str = "Bàn lặp") -> Table:
-    return services.create_table(host, name=name, stake=10, duplicate_schedule=schedule)
+def duplicate_table(host: Any, schedule: Any, name: str = "Bàn lặp", **rules: Any) -> Table:
+    return services.create_table(
+        host, name=name, stake=10, duplicate_schedule=schedule, rules_overrides=rules or None
+    )
 
 
 def play(table: Table, users: list[Any], arrange: list[Arrange] | None = None) -> Round:

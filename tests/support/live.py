@@ -13,9 +13,8 @@ from typing import Any
 
 import pytest
 from django.conf import settings
-from django.contrib.auth.hashers import make_password
 
-from tests.support.processes import celery_worker, daphne, site_env, stop
+from tests.support.processes import celery_worker, daphne, server_env, stop
 from tests.support.services import TEST_REDIS_URL
 from tests.support.wsclient import Player, login
 
@@ -27,14 +26,6 @@ MARKS = [
 ]
 """A live test's marks: the real PostgreSQL and Redis, slow, its data committed for the
 server processes to see."""
-
-
-def servers_can_log_in(users: list[Any], password: str) -> list[Any]:
-    """The servers hash with PBKDF2 (the tests' fast MD5 is in-process only)."""
-    for user in users:
-        user.password = make_password(password, hasher="pbkdf2_sha256")
-        user.save(update_fields=["password"])
-    return users
 
 
 def test_database_address() -> tuple[str, int]:
@@ -82,7 +73,7 @@ class Stack:
 
 @contextlib.contextmanager
 def live_stack(logs: Path, servers: int = 2) -> Iterator[Stack]:
-    env = site_env(DATABASE_URL=test_database_url(), REDIS_URL=TEST_REDIS_URL)
+    env = server_env(DATABASE_URL=test_database_url(), REDIS_URL=TEST_REDIS_URL)
     with contextlib.ExitStack() as exits:
         bases = [exits.enter_context(daphne(env, logs / f"daphne{i}.log")) for i in range(servers)]
         stack = Stack(bases, env, logs)

@@ -53,6 +53,12 @@ def site_env(**overrides: str) -> dict[str, str]:
     return env
 
 
+def server_env(**overrides: str) -> dict[str, str]:
+    """``site_env`` for a server that people log in to with a password: the tests' fast
+    password hashing (tests/server_settings.py), everything else production's."""
+    return site_env(DJANGO_SETTINGS_MODULE="tests.server_settings", **overrides)
+
+
 def answers(url: str) -> bool:
     """Whether a server answers at ``url``, whatever the status (503 while a dependency is
     down is an answer)."""

@@ -24,7 +24,13 @@ from pathlib import Path
 from typing import Any
 
 from tests.support import live, netns
-from tests.support.processes import PYTHON, celery_worker, collect_static, daphne_process, site_env
+from tests.support.processes import (
+    PYTHON,
+    celery_worker,
+    collect_static,
+    daphne_process,
+    server_env,
+)
 from tests.support.redisserver import PrivateRedis, private_redis
 from tests.support.tcprelay import TcpRelay
 
@@ -80,7 +86,7 @@ def two_hosts(logs: Path) -> Iterator[TwoHosts]:
         network = exits.enter_context(netns.network(hosts=2))
         relay = exits.enter_context(TcpRelay(network.gateway, live.test_database_address()))
         redis = exits.enter_context(private_redis(logs, host=network.gateway))
-        env = site_env(
+        env = server_env(
             DATABASE_URL=live.database_url_at((network.gateway, relay.port)),
             REDIS_URL=redis.url,
             ALLOWED_HOSTS=",".join(host.address for host in network.hosts),
