@@ -17,8 +17,6 @@ import functools
 import hashlib
 import os
 import shutil
-import subprocess
-import sys
 import tempfile
 from pathlib import Path
 from urllib.parse import urlparse
@@ -46,23 +44,9 @@ def fingerprint() -> str:
 
 def _migrate(database_url: str) -> None:
     """The real ``manage.py migrate`` into ``database_url``, in a process of its own."""
-    env = {k: v for k, v in os.environ.items() if k != "DJANGO_SETTINGS_MODULE"}
-    env.update(
-        DJANGO_SETTINGS_MODULE="maubinh_site.settings",
-        DATABASE_URL=database_url,
-        DEBUG="false",
-        SECRET_KEY=env.get("SECRET_KEY") or "migrated-template-key-0123456789abcdefghijklmn",
-        SECURE_SSL_REDIRECT="false",
-    )
-    env.pop("REDIS_URL", None)
-    env.pop("CELERY_BROKER_URL", None)
-    done = subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--noinput", "-v0"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-    )
+    from tests.support.processes import manage, site_env
+
+    done = manage(site_env(DATABASE_URL=database_url), "migrate", "--noinput", "-v0")
     if done.returncode != 0:
         raise RuntimeError(f"migrate for a template failed:\n{done.stderr[-3000:]}")
 
