@@ -159,7 +159,10 @@ def install() -> None:
     state = {"pid": 0}
 
     def start_writer() -> None:
+        global _lock
         if state["pid"] != os.getpid():
+            if state["pid"]:  # a forked child: the writer may have held the lock at the fork
+                _lock = threading.Lock()
             state["pid"] = os.getpid()
             _totals.clear()  # a forked child starts from zero
             path = Path(settings.QUERY_COUNT_DIR) / f"{os.getpid()}.json"

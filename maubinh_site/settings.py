@@ -528,6 +528,7 @@ LOGGING = {
     "loggers": {
         "django.request": {"level": "WARNING"},
         "daphne": {"level": "INFO"},
+        "maubinh_site.prefork": {"level": "INFO"},  # each serving process forked, and why
         "celery": {"level": env_str("CELERY_LOG_LEVEL", "WARNING")},
         "celery.apps.worker": {"level": "INFO"},  # "ready." and shutdown lines
         "axes": {"level": "WARNING"},

@@ -223,7 +223,7 @@ def daphne_process(
         host, port = listener.getsockname()[:2]
         fds = (listener.fileno(),)
     port = port or free_port()
-    args = daphne_args(port, host, prefix, app, fd=fds[0] if fds else None)
+    args = daphne_args(port, host, prefix, app, fd=fds[0] if fds else None, embedded=embedded(env))
     with running(args, env, log, fds) as proc:
         base = f"http://{host}:{port}"
         try:
@@ -254,17 +254,39 @@ def celery_worker(
         yield proc
 
 
+def embedded(env: Mapping[str, str]) -> bool:
+    """Whether ``env`` runs the embedded default: no broker, so the timers run in a thread
+    of the served process (maubinh_site/settings.py, ``CELERY_EMBEDDED_WORKER``)."""
+    return not (env.get("CELERY_BROKER_URL") or env.get("REDIS_URL"))
+
+
 def daphne_args(
     port: int,
     host: str = "127.0.0.1",
     prefix: Sequence[str] = (),
     app: str = ASGI_APP,
     fd: int | None = None,
+    embedded: bool = False,
 ) -> list[str]:
     """The command that serves the site (or ``app``) on ``host:port``, or on the inherited
-    listening socket ``fd`` (``listening_socket``)."""
+    listening socket ``fd`` (``listening_socket``), as deployed: daphne forked from a parent
+    that imported the site (maubinh_site/prefork.py). The process started is the parent;
+    its process group holds the serving process too (``stop`` signals both). The embedded
+    default is served by daphne itself, as ``make run`` serves it (its timers' thread would
+    not survive a fork)."""
     where = ["--fd", str(fd)] if fd is not None else ["-b", host, "-p", str(port)]
-    return [*prefix, PYTHON, "-m", "daphne", *where, app]
+    server = ["daphne"] if embedded else ["maubinh_site.prefork"]
+    return [*prefix, PYTHON, "-m", *server, *where, app]
+
+
+def serving_processes(parent: int) -> list[int]:
+    """The serving processes a prefork parent (``daphne_args``) has forked, by pid."""
+    try:
+        return [
+            int(pid) for pid in Path(f"/proc/{parent}/task/{parent}/children").read_text().split()
+        ]
+    except OSError:
+        return []
 
 
 LISTEN_BACKLOG = 4096
