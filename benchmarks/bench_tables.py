@@ -2,7 +2,7 @@
 
     .venv/bin/python benchmarks/bench_tables.py [--tables 100] [--seconds 60] [--servers 2]
         [--ramp 10] [--warmup 30] [--after 30] [--no-restart] [--stagger 0]
-        [--deals-per-second 0] [--read 2 7] [--no-ready]
+        [--deals-per-second 0] [--read 2 7] [--no-ready] [--cold-restart]
 
 Creates a scratch PostgreSQL database, starts daphne processes and a Celery worker (with
 beat) on Redis, seats 4 scripted players at each table (sessions made directly, so no
@@ -23,10 +23,11 @@ timer tasks started after their eta (both counted in the server processes,
 ``games.querycount``), and how evenly the deals were spread over the seconds (tables
 dealt together submit together). ``--stagger S``: each table's players sit down together
 at a random moment up to S seconds after their sockets opened. Then, unless
-``--no-restart``, every daphne process is killed with SIGKILL and a fresh one started on
-its port: all its sockets reconnect at once
-(the storm a restart makes in production) and must play on: every table settles a round
-within ``--after`` seconds. Then it runs ledger_check.
+``--no-restart``, every serving daphne process is killed with SIGKILL, and its prefork
+parent (maubinh_site/prefork.py, as deployed) forks a new one: all its sockets reconnect at
+once (the storm a crash makes in production) and must play on: every table settles a round
+within ``--after`` seconds (``--cold-restart``: the parents are killed too and every daphne
+started afresh, the storm of a restart from nothing). Then it runs ledger_check.
 
 It prints the load average before the run and how fast the machine's cores are
 (``benchmarks/speed.py``: the same command's figures follow the machine), and exits
@@ -70,6 +71,7 @@ from tests.support.processes import (  # noqa: E402
     daphne_process,
     listening_socket,
     manage,
+    serving_processes,
     site_env,
 )
 from tests.support.sessions import session_key  # noqa: E402
@@ -166,10 +168,20 @@ class Servers:
         self.generation += 1
 
     def kill(self) -> None:
+        """Every server gone, parents too: a restart from nothing (a deploy's, or the whole
+        host's); ``start`` then starts them afresh."""
         for proc in self.procs:
             os.killpg(proc.pid, signal.SIGKILL)
         for proc in self.procs:
             proc.wait()
+
+    def kill_serving(self) -> int:
+        """Every serving process killed (a crash of each), their parents left to fork new
+        ones from the site they imported (maubinh_site/prefork.py): how many were killed."""
+        serving = [pid for proc in self.procs for pid in serving_processes(proc.pid)]
+        for pid in serving:
+            os.kill(pid, signal.SIGKILL)
+        return len(serving)
 
     def pids(self) -> list[int]:
         return [proc.pid for proc in self.procs]
@@ -219,6 +231,8 @@ async def _run(
         the fresh daphne processes' CPU, their start included, is all theirs: read once
         ``started`` has told their pids."""
         before = cpu_now()
+        if started is not None:  # started afresh: the processes counted are new ones
+            before["daphne"] = 0.0
         sockets = 4 * len(layout)
         while len(served) < sockets and time.monotonic() < began + 60:
             await asyncio.sleep(0.05)
@@ -236,12 +250,24 @@ async def _run(
         sample()
         await asyncio.sleep(measure_until - time.monotonic())
         sample()
-        if restart_at is not None:
-            print(f"killing {len(servers.procs)} daphne processes (SIGKILL), starting fresh ones")
+        if restart_at is not None and args.cold_restart:
+            print(
+                f"killing {len(servers.procs)} daphne processes with their prefork parents "
+                "(SIGKILL), starting fresh ones"
+            )
             servers.kill()  # reaped: their CPU is this process's children's from now on
             stats.killed_at = time.monotonic()
             started = asyncio.ensure_future(asyncio.to_thread(servers.start))
             await storm("the reconnection", stats.reconnects, stats.killed_at, started)
+        elif restart_at is not None:
+            # A serving process's CPU stays in its parent's process group when it is reaped.
+            killed = servers.kill_serving()
+            stats.killed_at = time.monotonic()
+            print(
+                f"killed every serving daphne process ({killed}, SIGKILL); their prefork "
+                "parents fork new ones"
+            )
+            await storm("the reconnection", stats.reconnects, stats.killed_at)
 
     with ProcessPoolExecutor(max_workers=1) as pool:
         players, tasks = [], []
@@ -334,6 +360,12 @@ def main() -> None:
         "--after", type=float, default=30, help="seconds of play after the daphne restart"
     )
     parser.add_argument("--no-restart", action="store_true", help="do not kill and restart daphne")
+    parser.add_argument(
+        "--cold-restart",
+        action="store_true",
+        help="kill the prefork parents too and start every daphne afresh (a deploy's restart), "
+        "not only the serving processes (a crash of each)",
+    )
     parser.add_argument(
         "--deals-per-second",
         type=float,

@@ -158,16 +158,18 @@ def report(
         )
     if not args.no_restart:
         killed = stats.killed_at or 0
+        what = "daphne and its prefork parent" if args.cold_restart else "serving daphne"
         print(
-            "after SIGKILL of every daphne: killed -> snapshot again "
+            f"after SIGKILL of every {what}: killed -> snapshot again "
             f"{_percentiles([(t - killed) * 1000 for t in stats.reconnects], 'reconnections')}"
         )
         if stats.reconnects:
-            # The fresh processes start listening (Django imported) and take every socket.
+            # The new processes listen (forked, or started afresh) and take every socket.
             first = min(stats.reconnects)
+            how = "a fresh daphne starting" if args.cold_restart else "a forked daphne"
             print(
-                f"  the first socket was back {first - killed:.1f} s after the kill (a fresh "
-                f"daphne starting), the last {max(stats.reconnects) - first:.2f} s after it"
+                f"  the first socket was back {first - killed:.1f} s after the kill ({how}), "
+                f"the last {max(stats.reconnects) - first:.2f} s after it"
             )
         stalled = args.tables - len(stats.played_on)
         played = len(stats.played_on)

@@ -78,6 +78,7 @@ class Player:
         self.ws: Any = None
         self._reader: asyncio.Task[None] | None = None
         self.closed = False
+        self.gone = asyncio.Event()  # set once the socket has closed
         self.version = 0
 
     async def connect(self) -> dict[str, Any]:
@@ -104,6 +105,7 @@ class Player:
             pass
         finally:
             self.closed = True
+            self.gone.set()
             self._arrived.set()  # a wait for a message that cannot come now ends
 
     async def send(self, **message: Any) -> None:
