@@ -17,7 +17,7 @@ from django.core.management import call_command
 
 from api import services as api_services
 from games.models import Round, RoundPlayer, RoundState, Seat, Table
-from tests.api.examplebot import example_bot
+from tests.api.examplebot import example_bot, signals_of
 from tests.api.ndjson import Feed
 from tests.support.live import live_stack
 from tests.support.played import quick_table
@@ -107,8 +107,12 @@ def test_the_example_bot_plays_five_rounds_against_the_sites_bots_from_a_token_a
         deadline = time.monotonic() + 60
         while "seated at table" not in log.read_text() and time.monotonic() < deadline:
             time.sleep(0.2)
+        before = signals_of(bot.pid)
         bot.send_signal(signal.SIGINT)
-        returncode = bot.wait(timeout=30)
+        try:
+            returncode = bot.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            raise AssertionError(f"SIGINT not acted on ({before}):\n{log.read_text()}") from None
     output = log.read_text()
     assert returncode == 0, output
     assert "Ctrl-C" in output and "left table" in output, output
