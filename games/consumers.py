@@ -13,6 +13,7 @@ import logging
 import random
 import time
 import uuid
+import weakref
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -67,6 +68,27 @@ _COMMAND_THREADS = ThreadPoolExecutor(
 _HANDSHAKE_THREADS = ThreadPoolExecutor(
     max_workers=settings.HANDSHAKE_THREADS, thread_name_prefix="handshake"
 )
+
+
+# Sockets of one process between their accept and their snapshot, at most. A storm (every
+# player of a killed process reconnecting at once) otherwise moves through the arrival's
+# steps (the login read, the groups joined, the snapshot) as one crowd: each step queued
+# behind every socket's step before it, so that nobody had a snapshot until nearly
+# everybody had, seconds after the first could have. Admitted a few at a time, each
+# arrival runs through, and the first are back at once.
+ARRIVALS_AT_ONCE = 2 * settings.HANDSHAKE_THREADS
+_arriving: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def arrival_slots() -> asyncio.Semaphore:
+    """The running loop's admission for arriving sockets (one a loop: tests run several)."""
+    loop = asyncio.get_running_loop()
+    slots = _arriving.get(loop)
+    if slots is None:
+        slots = _arriving[loop] = asyncio.Semaphore(ARRIVALS_AT_ONCE)
+    return slots
 
 
 def run_command(func: Callable[..., Any]) -> Callable[..., Awaitable[Any]]:
@@ -183,6 +205,11 @@ class _Consumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         # logged in is closed with 4401, which the page understands (a refused handshake
         # it would retry for ever).
         await self.accept()
+        async with arrival_slots():
+            await self._arrival(message)
+
+    async def _arrival(self, message: dict[str, Any]) -> None:
+        """Everything from the accept to the socket's first message (a table's snapshot)."""
         if "user" not in self.scope:  # tests may put one there
             self.scope["user"] = await run_handshake(self._admit)(self.scope["session"])
         # Join the user's login group first: what ends this login is told there
