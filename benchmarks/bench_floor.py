@@ -49,6 +49,7 @@ sys.path.insert(0, str(ROOT))
 from benchmarks.bench_tables import Servers, add_load_options, reading  # noqa: E402
 from benchmarks.floor.relay import REVEAL_SECONDS, SUMMARY_SECONDS  # noqa: E402
 from benchmarks.speed import describe as machine_speed  # noqa: E402
+from benchmarks.tables.loadgen import LoadGenerator, loop_lag, players_first  # noqa: E402
 from benchmarks.tables.measures import Gauges, Stats, cpu_ms, cpu_ms_named  # noqa: E402
 from benchmarks.tables.players import BenchPlayer  # noqa: E402
 from benchmarks.tables.report import fail_loudly, log_sizes, report  # noqa: E402
@@ -78,14 +79,15 @@ Played = tuple[
 ]
 
 
-async def _play(servers: Servers, args: argparse.Namespace) -> Played:
+async def _play(servers: Servers, args: argparse.Namespace, generator: LoadGenerator) -> Played:
     """Play until the measured window ends; (the measures, the CPU of each relay in it, the
     players, those that stopped early)."""
     now = time.monotonic()
     measure_from = now + args.warmup
     measure_until = measure_from + args.seconds
     stats = Stats(measure_from, measure_until, measure_until, None, read=reading(args))
-    gauges = Gauges()
+    gauges = Gauges(generator=generator)
+    lag = asyncio.ensure_future(loop_lag(generator))
     each_daphne: dict[int, float] = {}  # its CPU in the window, ms (a relay that did nothing)
 
     def sample() -> None:
@@ -118,6 +120,7 @@ async def _play(servers: Servers, args: argparse.Namespace) -> Played:
             task.cancel()
         results = await asyncio.gather(*tasks, return_exceptions=True)
         await asyncio.gather(*(p.client.close() for p in players), return_exceptions=True)
+    lag.cancel()
     failures: list[tuple[BenchPlayer, BaseException]] = [
         (p, r) for p, r in zip(players, results, strict=True) if isinstance(r, Exception)
     ]
@@ -141,7 +144,10 @@ def run_floor(args: argparse.Namespace) -> Side:
     servers = Servers(env, logs, args.servers, app=FLOOR_APP)
     with servers.exits:
         servers.start()
-        stats, gauges, each_daphne, players, failures = asyncio.run(_play(servers, args))
+        with players_first(args.players_nice) as generator:  # once the relays are up
+            stats, gauges, each_daphne, players, failures = asyncio.run(
+                _play(servers, args, generator)
+            )
         died = [(port, proc.returncode) for port, proc in zip(servers.ports, servers.procs,
                 strict=True) if proc.poll() is not None]  # fmt: skip
         sizes = log_sizes(logs)
@@ -156,10 +162,7 @@ def run_floor(args: argparse.Namespace) -> Side:
     where = "in the measured window" if since else "in the whole run"
     by_table: dict[int, bool] = {}
     for player in players:
-        settled = any(
-            m["type"] == "settled" and since <= m["_at"] < stats.measure_until
-            for m in player.client.received
-        )
+        settled = any(since <= at < stats.measure_until for at in player.settled_at)
         by_table[player.table_id] = by_table.get(player.table_id, False) or settled
     silent = sorted(table for table, played in by_table.items() if not played)
     if silent:
@@ -193,6 +196,7 @@ def run_ours(args: argparse.Namespace) -> Side:
         "--tables", str(args.tables), "--seconds", str(args.seconds),
         "--servers", str(args.servers), "--ramp", str(args.ramp),
         "--warmup", str(args.warmup), "--stagger", str(args.stagger), "--no-restart",
+        "--players-nice", str(args.players_nice),
         *(["--no-ready"] if args.no_ready else ["--read", *map(str, args.read)]),
     ]  # fmt: skip
     print(f"ours: {' '.join(command[1:])}")

@@ -60,6 +60,13 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks.scratchdb import database_url, recreate  # noqa: E402
 from benchmarks.speed import describe as machine_speed  # noqa: E402
+from benchmarks.tables.loadgen import (  # noqa: E402
+    PLAYERS_NICE,
+    LoadGenerator,
+    at_server_priority,
+    loop_lag,
+    players_first,
+)
 from benchmarks.tables.measures import Gauges, Stats, cpu_ms, cpu_ms_named, query_totals  # noqa: E402
 from benchmarks.tables.players import BenchPlayer  # noqa: E402
 from benchmarks.tables.report import fail_loudly, log_sizes, report  # noqa: E402
@@ -137,6 +144,7 @@ class Servers:
         self.bases = [f"http://127.0.0.1:{port}" for port in self.ports]
         self.procs: list[subprocess.Popen[bytes]] = []
         self.generation = 0
+        self.nice = os.getpriority(os.PRIO_PROCESS, 0)  # the players' may be raised later
 
     def start(self) -> None:
         """Start one daphne per port (in parallel: they come up together, as after a crash)."""
@@ -148,6 +156,7 @@ class Servers:
         errors: list[BaseException] = []
 
         def one(i: int) -> None:
+            at_server_priority(self.nice)  # not the players' (benchmarks/tables/loadgen.py)
             log = self.logs / f"daphne{i}-{self.generation}.log"
             try:
                 server = daphne_process(self.env, log, app=self.app, listener=self.listeners[i])
@@ -196,7 +205,9 @@ async def _run(
     counts: Path,
     layout: list[tuple[int, list[str]]],
     args: argparse.Namespace,
+    generator: LoadGenerator,
 ) -> tuple[Stats, Gauges, list[tuple[BenchPlayer, BaseException]]]:
+    lag = asyncio.ensure_future(loop_lag(generator))
     now = time.monotonic()
     measure_from = now + args.warmup
     measure_until = measure_from + args.seconds
@@ -205,7 +216,7 @@ async def _run(
         measure_from, measure_until, measure_until + (0 if args.no_restart else args.after),
         restart_at, read=reading(args),
     )  # fmt: skip
-    gauges = Gauges()
+    gauges = Gauges(generator=generator)
 
     def cpu_now() -> dict[str, float]:
         return {
@@ -284,6 +295,7 @@ async def _run(
         results = await asyncio.gather(*tasks, return_exceptions=True)
         await conductor
         await first_storm
+    lag.cancel()
     failures: list[tuple[BenchPlayer, BaseException]] = [
         (p, r) for p, r in zip(players, results, strict=True) if isinstance(r, Exception)
     ]
@@ -340,6 +352,14 @@ def add_load_options(parser: argparse.ArgumentParser) -> None:
         "--no-ready",
         action="store_true",
         help="never say ready: every next deal waits out the summary (TABLE_SUMMARY_SECONDS)",
+    )
+    parser.add_argument(
+        "--players-nice",
+        type=int,
+        default=PLAYERS_NICE,
+        help="the players' process's nice value while they play (the servers run at 0): "
+        "ahead of them by default, so that the players' own waits for a core are not timed "
+        "as the servers'; 0 puts them level (benchmarks/tables/loadgen.py)",
     )
 
 
@@ -409,7 +429,11 @@ def main() -> None:
                     concurrency=int(os.environ.get("BENCH_CONCURRENCY", "3")),
                 )
             )
-            stats, gauges, failures = asyncio.run(_run(servers, worker, counts, layout, args))
+            # Once the servers and the worker are up (they run at their own priority).
+            with players_first(args.players_nice) as generator:
+                stats, gauges, failures = asyncio.run(
+                    _run(servers, worker, counts, layout, args, generator)
+                )
             sizes = log_sizes(logs)
         wrong = report(args, stats, gauges, failures, logs, sizes)
         check = manage(env, "ledger_check")

@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from benchmarks.tables.loadgen import LoadGenerator
+
 
 def cpu_ms(group: int) -> float:
     """CPU time (user + system, with that of reaped children) of a process group, in ms."""
@@ -102,3 +104,5 @@ class Gauges:
     queries: list[Counter[str]] = field(default_factory=list)
     # storm -> (sockets served, seconds it lasted, CPU ms by part)
     storms: dict[str, tuple[int, float, dict[str, float]]] = field(default_factory=dict)
+    # How the players' own process ran (benchmarks/tables/loadgen.py).
+    generator: LoadGenerator = field(default_factory=lambda: LoadGenerator(None))

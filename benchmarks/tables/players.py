@@ -25,6 +25,7 @@ class BenchPlayer:
         self.client = self._client()
         self.history: list[str] = []  # what happened to its connections (printed on failure)
         self.played: set[int] = set()  # rounds it submitted for (or tried to)
+        self.settled_at: list[float] = []  # when each round it played was settled
 
     def _client(self) -> Player:
         return Player(self.base, f"sessionid={self.key}", self.table_id, self.name)
@@ -143,9 +144,11 @@ class BenchPlayer:
             lambda m: m["type"] == "submission" and m["round"] == round_id, timeout=30
         )
         stats.record(sent, reply, mine)
-        await client.wait_for(
+        settled = await client.wait_for(
             lambda m: m["type"] == "settled" and m["round"] == round_id, timeout=60
         )
+        self.settled_at.append(settled["_at"])
+        client.forget_through(settled)  # the round's messages: none is waited for again
         now = time.monotonic()
         if is_host and stats.measure_from <= now < stats.measure_until:
             stats.rounds += 1

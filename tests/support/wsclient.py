@@ -145,6 +145,21 @@ class Player:
             except TimeoutError:
                 continue
 
+    def forget_through(self, message: dict[str, Any]) -> None:
+        """Drop every message received up to and including ``message`` (one a wait took):
+        a player that plays for minutes keeps only what it may still wait for."""
+        for index in range(len(self.received) - 1, -1, -1):
+            if self.received[index] is message:
+                break
+        else:
+            return
+        cut = index + 1
+        del self.received[:cut]
+        self._taken = {i - cut for i in self._taken if i >= cut}
+        self._scan_from = max(0, self._scan_from - cut)
+        while self._scan_from in self._taken:
+            self._scan_from += 1
+
     async def request(self, timeout: float = 20.0, **message: Any) -> dict[str, Any]:
         """Send a message with a fresh ref and wait for its ok or error."""
         ref = f"r{time.monotonic_ns()}"
