@@ -49,7 +49,7 @@ sys.path.insert(0, str(ROOT))
 from benchmarks.bench_tables import Servers, add_load_options, reading  # noqa: E402
 from benchmarks.floor.relay import REVEAL_SECONDS, SUMMARY_SECONDS  # noqa: E402
 from benchmarks.speed import describe as machine_speed  # noqa: E402
-from benchmarks.tables.loadgen import LoadGenerator, loop_lag, players_first  # noqa: E402
+from benchmarks.tables.loadgen import LoadGenerator, loop_lag, players_heap_frozen  # noqa: E402
 from benchmarks.tables.measures import Gauges, Stats, cpu_ms, cpu_ms_named  # noqa: E402
 from benchmarks.tables.players import BenchPlayer  # noqa: E402
 from benchmarks.tables.report import fail_loudly, log_sizes, report  # noqa: E402
@@ -144,7 +144,7 @@ def run_floor(args: argparse.Namespace) -> Side:
     servers = Servers(env, logs, args.servers, app=FLOOR_APP)
     with servers.exits:
         servers.start()
-        with players_first(args.players_nice) as generator:  # once the relays are up
+        with players_heap_frozen() as generator:  # benchmarks/tables/loadgen.py
             stats, gauges, each_daphne, players, failures = asyncio.run(
                 _play(servers, args, generator)
             )
@@ -196,7 +196,6 @@ def run_ours(args: argparse.Namespace) -> Side:
         "--tables", str(args.tables), "--seconds", str(args.seconds),
         "--servers", str(args.servers), "--ramp", str(args.ramp),
         "--warmup", str(args.warmup), "--stagger", str(args.stagger), "--no-restart",
-        "--players-nice", str(args.players_nice),
         *(["--no-ready"] if args.no_ready else ["--read", *map(str, args.read)]),
     ]  # fmt: skip
     print(f"ours: {' '.join(command[1:])}")

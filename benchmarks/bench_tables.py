@@ -60,13 +60,7 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks.scratchdb import database_url, recreate  # noqa: E402
 from benchmarks.speed import describe as machine_speed  # noqa: E402
-from benchmarks.tables.loadgen import (  # noqa: E402
-    PLAYERS_NICE,
-    LoadGenerator,
-    at_server_priority,
-    loop_lag,
-    players_first,
-)
+from benchmarks.tables.loadgen import LoadGenerator, loop_lag, players_heap_frozen  # noqa: E402
 from benchmarks.tables.measures import Gauges, Stats, cpu_ms, cpu_ms_named, query_totals  # noqa: E402
 from benchmarks.tables.players import BenchPlayer  # noqa: E402
 from benchmarks.tables.report import fail_loudly, log_sizes, report  # noqa: E402
@@ -144,7 +138,6 @@ class Servers:
         self.bases = [f"http://127.0.0.1:{port}" for port in self.ports]
         self.procs: list[subprocess.Popen[bytes]] = []
         self.generation = 0
-        self.nice = os.getpriority(os.PRIO_PROCESS, 0)  # the players' may be raised later
 
     def start(self) -> None:
         """Start one daphne per port (in parallel: they come up together, as after a crash)."""
@@ -156,7 +149,6 @@ class Servers:
         errors: list[BaseException] = []
 
         def one(i: int) -> None:
-            at_server_priority(self.nice)  # not the players' (benchmarks/tables/loadgen.py)
             log = self.logs / f"daphne{i}-{self.generation}.log"
             try:
                 server = daphne_process(self.env, log, app=self.app, listener=self.listeners[i])
@@ -353,14 +345,6 @@ def add_load_options(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="never say ready: every next deal waits out the summary (TABLE_SUMMARY_SECONDS)",
     )
-    parser.add_argument(
-        "--players-nice",
-        type=int,
-        default=PLAYERS_NICE,
-        help="the players' process's nice value while they play (the servers run at 0): "
-        "ahead of them by default, so that the players' own waits for a core are not timed "
-        "as the servers'; 0 puts them level (benchmarks/tables/loadgen.py)",
-    )
 
 
 def reading(args: argparse.Namespace) -> tuple[float, float] | None:
@@ -429,8 +413,7 @@ def main() -> None:
                     concurrency=int(os.environ.get("BENCH_CONCURRENCY", "3")),
                 )
             )
-            # Once the servers and the worker are up (they run at their own priority).
-            with players_first(args.players_nice) as generator:
+            with players_heap_frozen() as generator:  # benchmarks/tables/loadgen.py
                 stats, gauges, failures = asyncio.run(
                     _run(servers, worker, counts, layout, args, generator)
                 )

@@ -105,4 +105,4 @@ class Gauges:
     # storm -> (sockets served, seconds it lasted, CPU ms by part)
     storms: dict[str, tuple[int, float, dict[str, float]]] = field(default_factory=dict)
     # How the players' own process ran (benchmarks/tables/loadgen.py).
-    generator: LoadGenerator = field(default_factory=lambda: LoadGenerator(None))
+    generator: LoadGenerator = field(default_factory=LoadGenerator)

@@ -120,16 +120,8 @@ def report(
             else "deals not paced (DEALS_PER_SECOND=0)"
         )
     )
-    generator = gauges.generator
-    print(
-        "load generator: "
-        + (
-            f"nice {generator.nice}" + (", ahead of the servers" if generator.nice < 0 else "")
-            if generator.nice is not None
-            else "at the servers' priority (raising it needs root): its own waits count below"
-        )
-        + f"; its event loop late {_percentiles([1000 * lag for lag in generator.lags], 'samples')}"
-    )
+    lags = [1000 * lag for lag in gauges.generator.lags]
+    print(f"load generator: its event loop late {_percentiles(lags, 'samples')}")
     print(
         f"first connections (tables opening over {args.ramp:.0f} s), connect -> snapshot: "
         f"{_percentiles(stats.handshakes, 'sockets')}"

@@ -1,55 +1,25 @@
 """The benchmarks' load generator times the servers, not itself (benchmarks/tables/loadgen.py):
-its players run ahead of the servers on the cores while a server started meanwhile does not,
-its loop's lag is measured, and a player keeps only the messages it may still wait for."""
+the heap built before the play stays out of the collector's passes, the players' loop lag is
+measured, and a player keeps only the messages it may still wait for."""
 
 from __future__ import annotations
 
 import asyncio
 import gc
-import os
-import subprocess
-import sys
-import threading
 import time
 
-from benchmarks.tables.loadgen import LoadGenerator, at_server_priority, loop_lag, players_first
+from benchmarks.tables.loadgen import LoadGenerator, loop_lag, players_heap_frozen
 from tests.support.wsclient import Player
 
-PRINT_NICE = "import os; print(os.getpriority(os.PRIO_PROCESS, 0))"
 
-
-def _nice_of_a_child() -> int:
-    done = subprocess.run(
-        [sys.executable, "-c", PRINT_NICE], capture_output=True, text=True, check=True
-    )
-    return int(done.stdout)
-
-
-def test_the_players_run_ahead_of_the_servers_and_a_server_started_meanwhile_does_not() -> None:
-    before = os.getpriority(os.PRIO_PROCESS, 0)
-    server_nice: list[int] = []
-    with players_first(before - 5) as generator:
-        if generator.nice is None:  # not permitted (not root): left level with the servers
-            assert os.getpriority(os.PRIO_PROCESS, 0) == before
-        else:
-            assert generator.nice == before - 5
-            assert _nice_of_a_child() == before - 5  # the players' arranging pool, say
-
-        def start_a_server() -> None:  # as bench_tables' cold restart starts daphne
-            at_server_priority(before)
-            server_nice.append(_nice_of_a_child())
-
-        thread = threading.Thread(target=start_a_server)
-        thread.start()
-        thread.join()
-        assert gc.get_freeze_count() > 0  # the heap built before the play: not collected
-    assert server_nice == [before]
-    assert os.getpriority(os.PRIO_PROCESS, 0) == before
+def test_the_heap_built_before_the_play_is_out_of_the_collectors_passes_until_it_ends() -> None:
+    with players_heap_frozen():
+        assert gc.get_freeze_count() > 0
     assert gc.get_freeze_count() == 0
 
 
 def test_the_players_loop_lag_shows_a_stall_of_their_own() -> None:
-    generator = LoadGenerator(None)
+    generator = LoadGenerator()
 
     async def stall() -> None:
         watching = asyncio.ensure_future(loop_lag(generator))
