@@ -17,7 +17,7 @@ import uuid
 import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import parse_qs
 
 from autobahn.exception import Disconnected
@@ -78,18 +78,26 @@ _HANDSHAKE_THREADS = ThreadPoolExecutor(
 # everybody had, seconds after the first could have. Admitted a few at a time, each
 # arrival runs through, and the first are back at once.
 ARRIVALS_AT_ONCE = 2 * settings.HANDSHAKE_THREADS
+_Kept = TypeVar("_Kept")
 _arriving: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = (
     weakref.WeakKeyDictionary()
 )
 
 
-def arrival_slots() -> asyncio.Semaphore:
-    """The running loop's admission for arriving sockets (one a loop: tests run several)."""
+def _of_this_loop(
+    registry: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Kept], make: Callable[[], _Kept]
+) -> _Kept:
+    """The running loop's own ``make()``, kept while the loop lives (tests run several)."""
     loop = asyncio.get_running_loop()
-    slots = _arriving.get(loop)
-    if slots is None:
-        slots = _arriving[loop] = asyncio.Semaphore(ARRIVALS_AT_ONCE)
-    return slots
+    kept = registry.get(loop)
+    if kept is None:
+        kept = registry[loop] = make()
+    return kept
+
+
+def arrival_slots() -> asyncio.Semaphore:
+    """The running loop's admission for arriving sockets."""
+    return _of_this_loop(_arriving, lambda: asyncio.Semaphore(ARRIVALS_AT_ONCE))
 
 
 class TableTurns:
@@ -131,12 +139,8 @@ _turns: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, TableTurns] = (
 
 
 def table_turns() -> TableTurns:
-    """The running loop's turns (one a loop: tests run several)."""
-    loop = asyncio.get_running_loop()
-    turns = _turns.get(loop)
-    if turns is None:
-        turns = _turns[loop] = TableTurns()
-    return turns
+    """The running loop's turns."""
+    return _of_this_loop(_turns, TableTurns)
 
 
 def run_command(func: Callable[..., Any]) -> Callable[..., Awaitable[Any]]:
@@ -750,12 +754,6 @@ class TableConsumer(_Consumer):
 
         return {"server_now": timezone.now().isoformat(), "table_version": version}
 
-    TAKE_TURNS = frozenset(
-        {"sit", "stand", "leave", "start", "submit", "draft", "client_seed", "ready", "wait"}
-    )
-    """Commands that lock the table's row first (games.services): they wait for the table's
-    turn in this process (TableTurns) before they take a thread. Not the chat's."""
-
     REPEATABLE = frozenset({"ping"})
     """Commands that change nothing, or only what running them again sets the same (the
     socket's presence): retried on a lost database connection like the reads."""
@@ -772,3 +770,8 @@ class TableConsumer(_Consumer):
         "wait": _between,
         "ping": _ping,
     }
+
+    TAKE_TURNS = frozenset(HANDLERS) - REPEATABLE
+    """Commands that lock the table's row first (every game command but a ping): they wait
+    for the table's turn in this process (TableTurns) before they take a thread. Not the
+    chat's, which ChatTableConsumer adds to HANDLERS."""

@@ -6,6 +6,8 @@ from collections.abc import Iterator
 import pytest
 import redis
 
+from tests.support import live
+from tests.support.processes import server_env
 from tests.support.services import TEST_REDIS_URL
 
 
@@ -20,3 +22,9 @@ def prefix(request: pytest.FixtureRequest) -> Iterator[str]:
     for key in server.scan_iter(f"{prefix}*"):
         server.delete(key)
     server.close()
+
+
+@pytest.fixture
+def live_env() -> dict[str, str]:
+    """A live server's environment on the test services (PostgreSQL, Redis)."""
+    return server_env(DATABASE_URL=live.test_database_url(), REDIS_URL=TEST_REDIS_URL)

@@ -15,22 +15,14 @@ from typing import Any
 import pytest
 
 from games import services
-from tests.support import live
 from tests.support.processes import (
     LISTEN_BACKLOG,
     ROOT,
     daphne_process,
     listening_socket,
-    server_env,
     stop,
 )
-from tests.support.services import TEST_REDIS_URL
 from tests.support.wsclient import Player, login, run_async
-
-
-@pytest.fixture
-def env() -> dict[str, str]:
-    return server_env(DATABASE_URL=live.test_database_url(), REDIS_URL=TEST_REDIS_URL)
 
 
 @pytest.fixture
@@ -43,11 +35,11 @@ def host(make_user):  # type: ignore[no-untyped-def]
 @pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_a_player_reconnecting_while_daphne_is_down_is_served_by_the_next_one_not_refused(
-    env: dict[str, str], tmp_path: Path, host: Any, password: str
+    live_env: dict[str, str], tmp_path: Path, host: Any, password: str
 ) -> None:
     table = services.create_table(host, name="Bàn giữ cổng", stake=10)
     with contextlib.closing(listening_socket()) as listener:
-        with daphne_process(env, tmp_path / "daphne1.log", listener=listener) as (base, first):
+        with daphne_process(live_env, tmp_path / "daphne1.log", listener=listener) as (base, first):
             cookie = login(base, host.username, password)
             stop(first, signal.SIGKILL)
 
@@ -57,7 +49,7 @@ def test_a_player_reconnecting_while_daphne_is_down_is_served_by_the_next_one_no
             reconnecting = asyncio.ensure_future(player.connect())
             await asyncio.sleep(1.0)
             assert not reconnecting.done(), reconnecting  # neither refused nor answered
-            with daphne_process(env, tmp_path / "daphne2.log", listener=listener):
+            with daphne_process(live_env, tmp_path / "daphne2.log", listener=listener):
                 snapshot = await asyncio.wait_for(reconnecting, timeout=30)
                 assert snapshot["table"] == table.pk
                 await player.close()

@@ -17,7 +17,6 @@ import pytest
 
 from games import services
 from maubinh_site.prefork import BACKLOG, _parse
-from tests.support import live
 from tests.support.processes import (
     LISTEN_BACKLOG,
     PYTHON,
@@ -26,18 +25,12 @@ from tests.support.processes import (
     daphne_process,
     free_port,
     listening_socket,
-    server_env,
     serving_processes,
     site_env,
     stop,
 )
 from tests.support.services import TEST_REDIS_URL
 from tests.support.wsclient import Player, login, run_async
-
-
-@pytest.fixture
-def env() -> dict[str, str]:
-    return server_env(DATABASE_URL=live.test_database_url(), REDIS_URL=TEST_REDIS_URL)
 
 
 def _serving(parent: int, other_than: frozenset[int] = frozenset(), count: int = 1) -> list[int]:
@@ -64,13 +57,13 @@ def _gone(pid: int) -> bool:
 @pytest.mark.redis
 @pytest.mark.slow
 def test_a_serving_process_that_dies_is_forked_again_and_its_player_reconnects_to_the_new_one(
-    env: dict[str, str], tmp_path: Path, make_user: Any, password: str
+    live_env: dict[str, str], tmp_path: Path, make_user: Any, password: str
 ) -> None:
     host = make_user("an")
     table = services.create_table(host, name="Bàn hồi sinh", stake=10)
     with (
         contextlib.closing(listening_socket()) as listener,
-        daphne_process(env, tmp_path / "daphne.log", listener=listener) as (base, parent),
+        daphne_process(live_env, tmp_path / "daphne.log", listener=listener) as (base, parent),
     ):
         [first] = _serving(parent.pid)
         cookie = login(base, host.username, password)
@@ -99,7 +92,7 @@ def test_a_serving_process_that_dies_is_forked_again_and_its_player_reconnects_t
 @pytest.mark.redis
 @pytest.mark.slow
 def test_stopping_the_parent_stops_every_serving_process_and_the_parent_exits_0(
-    env: dict[str, str], tmp_path: Path
+    live_env: dict[str, str], tmp_path: Path
 ) -> None:
     port = free_port()
     args = [PYTHON, "-m", "maubinh_site.prefork", "--processes", "2", "-b", "127.0.0.1",
@@ -107,7 +100,12 @@ def test_stopping_the_parent_stops_every_serving_process_and_the_parent_exits_0(
     log = tmp_path / "prefork.log"
     with log.open("wb") as out:
         parent = subprocess.Popen(
-            args, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+            args,
+            cwd=ROOT,
+            env=live_env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
         )
     try:
         serving = _serving(parent.pid, count=2)
